@@ -1,0 +1,5 @@
+/**
+ * The Versio custom resources ({@code versio.dev/v1alpha1}), the CRD/XRD schema adapters and the
+ * assignment resolver.
+ */
+package dev.versio.api;

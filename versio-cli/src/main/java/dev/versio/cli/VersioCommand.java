@@ -1,0 +1,65 @@
+package dev.versio.cli;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Properties;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code versio} command: one launcher for the CLI and the two long-running processes. */
+@Command(
+    name = "versio",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersioCommand.Version.class,
+    subcommands = {CommandLine.HelpCommand.class},
+    description = {
+      "Declarative, field-level conversions between the versions of a Kubernetes CRD or a"
+          + " Crossplane XRD.",
+      "",
+      "Write the differences between versions as rules (fieldRename, enumRemap, forEach, ...);"
+          + " Versio checks that nothing is lost and serves the conversion webhook for you."
+    },
+    footerHeading = "%nExit codes:%n",
+    footer = {
+      "  0  success",
+      "  1  findings: invalid config, unacknowledged loss, failed conversion",
+      "  2  usage or load error: bad flags, unreadable or malformed files",
+      "",
+      "Documentation: docs/ in the Versio repository."
+    })
+public final class VersioCommand implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** Builds the command line with Versio's settings. */
+  public static CommandLine commandLine() {
+    return new CommandLine(new VersioCommand()).setCaseInsensitiveEnumValuesAllowed(true);
+  }
+
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+
+  /** Reads the version Maven wrote into {@code version.properties}. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      var props = new Properties();
+      try (var in = VersioCommand.class.getResourceAsStream("version.properties")) {
+        if (in != null) {
+          props.load(in);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      return new String[] {
+        "versio " + props.getProperty("version", "unknown"),
+        "Java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")"
+      };
+    }
+  }
+}

@@ -1,0 +1,48 @@
+package dev.versio.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+
+class VersioCommandTest {
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    var cli = VersioCommand.commandLine();
+    cli.setOut(new PrintWriter(out));
+    cli.setErr(new PrintWriter(err));
+    return cli.execute(args);
+  }
+
+  @Test
+  void helpDescribesTheProductAndDocumentsExitCodes() {
+    assertThat(run("--help")).isZero();
+    assertThat(out.toString())
+        .contains("Usage: versio")
+        .contains("Exit codes:")
+        .contains("1  findings")
+        .contains("2  usage or load error");
+  }
+
+  @Test
+  void helpFitsAnEightyColumnTerminal() {
+    run("--help");
+    assertThat(out.toString().lines())
+        .allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(80));
+  }
+
+  @Test
+  void versionNamesTheBuiltVersionAndTheJava() {
+    assertThat(run("--version")).isZero();
+    assertThat(out.toString()).containsPattern("versio \\d+\\.\\d+\\.\\d+").contains("Java 25");
+  }
+
+  @Test
+  void anUnknownOptionIsAUsageErrorWithExitCodeTwo() {
+    assertThat(run("--no-such-flag")).isEqualTo(2);
+    assertThat(err.toString()).contains("Unknown option: '--no-such-flag'");
+  }
+}

@@ -1,0 +1,2 @@
+/** The conversion webhook runtime: HTTPS transport, review processing, registry and sync. */
+package dev.versio.webhook;
