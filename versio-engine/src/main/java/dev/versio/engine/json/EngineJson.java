@@ -1,0 +1,45 @@
+package dev.versio.engine.json;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.MapperBuilder;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+
+/**
+ * The JSON settings the engine relies on: numbers are exact (integers as long/BigInteger, decimals
+ * as BigDecimal with their written scale), so nothing takes a float64 round trip.
+ */
+public final class EngineJson {
+  private EngineJson() {}
+
+  /** A new mapper with exact number handling; callers may add formats (e.g. YAML) on top. */
+  public static ObjectMapper newMapper() {
+    return configure(JsonMapper.builder()).build();
+  }
+
+  /** Applies the engine's number settings to any Jackson mapper builder (JSON or YAML). */
+  public static <M extends ObjectMapper, B extends MapperBuilder<M, B>> B configure(B builder) {
+    return builder
+        .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+        .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
+        .nodeFactory(JsonNodeFactory.withExactBigDecimals(true));
+  }
+
+  /** Node factory for values the engine creates. */
+  public static JsonNodeFactory nodes() {
+    return JsonNodeFactory.withExactBigDecimals(true);
+  }
+
+  /** Whether two JSON values are equal, comparing numbers by value (2 == 2.0, "2" != 2). */
+  public static boolean sameValue(JsonNode a, JsonNode b) {
+    if (a == null || b == null) {
+      return a == b;
+    }
+    if (a.isNumber() && b.isNumber()) {
+      return a.decimalValue().compareTo(b.decimalValue()) == 0;
+    }
+    return NumericAwareComparator.equal(a, b);
+  }
+}

@@ -1,0 +1,269 @@
+package dev.versio.engine.rule;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.versio.engine.FieldPath;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One conversion rule of a spoke: a strategy with its params, plus the common options ({@code
+ * acknowledgeLossy}, {@code reason}, {@code when}). One record per strategy, named after its wire
+ * name. Paths are relative to the object (or to one array element inside {@link ForEach}).
+ */
+public sealed interface Rule {
+  RuleOptions options();
+
+  /** The strategy this record models. */
+  default Strategy strategy() {
+    for (var s : Strategy.values()) {
+      if (s.recordType() == getClass()) {
+        return s;
+      }
+    }
+    throw new IllegalStateException("no strategy for " + getClass());
+  }
+
+  /** What to do with a value the other side has no place for. */
+  enum OnUnknown {
+    ERROR,
+    DROP
+  }
+
+  /** How a field is written into an annotation or label. */
+  enum Serialization {
+    JSON,
+    STRING
+  }
+
+  /** Which side declares a field that exists on one side only. */
+  enum ExistsOn {
+    HUB,
+    SPOKE
+  }
+
+  /** What TypeCoerce does with a fractional number going into an integer. */
+  enum FractionalPolicy {
+    ERROR,
+    TRUNCATE,
+    ROUND
+  }
+
+  record FieldRename(FieldPath hubPath, FieldPath spokePath, RuleOptions options) implements Rule {
+    public FieldRename {
+      Objects.requireNonNull(hubPath, "hubPath");
+      Objects.requireNonNull(spokePath, "spokePath");
+    }
+  }
+
+  record ScalarToObject(
+      FieldPath hubPath,
+      FieldPath spokePath,
+      String key,
+      Map<String, JsonNode> defaultsForOtherKeys,
+      RuleOptions options)
+      implements Rule {
+    public ScalarToObject {
+      defaultsForOtherKeys = Map.copyOf(defaultsForOtherKeys);
+    }
+  }
+
+  record ObjectToScalar(
+      FieldPath hubPath,
+      FieldPath spokePath,
+      String key,
+      Map<String, JsonNode> defaultsForOtherKeys,
+      RuleOptions options)
+      implements Rule {
+    public ObjectToScalar {
+      defaultsForOtherKeys = Map.copyOf(defaultsForOtherKeys);
+    }
+  }
+
+  record SingletonArrayToObject(FieldPath hubPath, FieldPath spokePath, RuleOptions options)
+      implements Rule {}
+
+  record ObjectToSingletonArray(FieldPath hubPath, FieldPath spokePath, RuleOptions options)
+      implements Rule {}
+
+  /**
+   * Several hub fields gathered into one spoke map; {@code keyNames} maps a hub path text to its
+   * key.
+   */
+  record FieldsToMap(
+      List<FieldPath> hubPaths,
+      FieldPath spokeMapPath,
+      Map<String, String> keyNames,
+      OnUnknown onUnknownSpokeKey,
+      RuleOptions options)
+      implements Rule {
+    public FieldsToMap {
+      hubPaths = List.copyOf(hubPaths);
+      keyNames = Map.copyOf(keyNames);
+    }
+  }
+
+  /**
+   * One hub map spread into several spoke fields; {@code keyNames} maps a spoke path text to its
+   * key.
+   */
+  record MapToFields(
+      FieldPath hubMapPath,
+      List<FieldPath> spokePaths,
+      Map<String, String> keyNames,
+      OnUnknown onUnknownHubKey,
+      RuleOptions options)
+      implements Rule {
+    public MapToFields {
+      spokePaths = List.copyOf(spokePaths);
+      keyNames = Map.copyOf(keyNames);
+    }
+  }
+
+  record ToAnnotation(
+      FieldPath hubPath,
+      String key,
+      Serialization serialization,
+      boolean restoreOnReverse,
+      RuleOptions options)
+      implements Rule {}
+
+  record ToLabel(
+      FieldPath hubPath,
+      String key,
+      Serialization serialization,
+      boolean restoreOnReverse,
+      RuleOptions options)
+      implements Rule {}
+
+  record FromAnnotation(
+      FieldPath spokePath,
+      String key,
+      Serialization serialization,
+      boolean stashOnReverse,
+      RuleOptions options)
+      implements Rule {}
+
+  record FromLabel(
+      FieldPath spokePath,
+      String key,
+      Serialization serialization,
+      boolean stashOnReverse,
+      RuleOptions options)
+      implements Rule {}
+
+  /** One pair of an {@link EnumRemap} mapping. */
+  record EnumMapping(JsonNode hub, JsonNode spoke) {
+    public EnumMapping {
+      Objects.requireNonNull(hub, "hub");
+      Objects.requireNonNull(spoke, "spoke");
+    }
+  }
+
+  record EnumRemap(
+      FieldPath path,
+      List<EnumMapping> mapping,
+      OnUnknown onUnmappedHubValue,
+      OnUnknown onUnmappedSpokeValue,
+      RuleOptions options)
+      implements Rule {
+    public EnumRemap {
+      mapping = List.copyOf(mapping);
+    }
+  }
+
+  record DefaultValue(FieldPath path, ExistsOn existsOn, JsonNode defaultValue, RuleOptions options)
+      implements Rule {}
+
+  record Constant(FieldPath path, ExistsOn existsOn, JsonNode value, RuleOptions options)
+      implements Rule {}
+
+  record Delete(FieldPath path, ExistsOn existsOn, RuleOptions options) implements Rule {}
+
+  /** RFC 6902 patches per direction (JSON arrays of operations). */
+  record JSONPatch(
+      JsonNode hubToSpoke, JsonNode spokeToHub, boolean losslessOverride, RuleOptions options)
+      implements Rule {}
+
+  record ForEach(
+      FieldPath hubItemsPath, FieldPath spokeItemsPath, List<Rule> rules, RuleOptions options)
+      implements Rule {
+    public ForEach {
+      rules = List.copyOf(rules);
+    }
+  }
+
+  record TypeCoerce(FieldPath path, FractionalPolicy onFractionalInteger, RuleOptions options)
+      implements Rule {}
+
+  record ScalarToFields(
+      FieldPath hubPath,
+      String pattern,
+      Map<String, FieldPath> spokeFields,
+      String joinTemplate,
+      boolean losslessOverride,
+      RuleOptions options)
+      implements Rule {
+    public ScalarToFields {
+      spokeFields = Map.copyOf(spokeFields);
+    }
+  }
+
+  record FieldsToScalar(
+      Map<String, FieldPath> hubFields,
+      String pattern,
+      FieldPath spokePath,
+      String joinTemplate,
+      boolean losslessOverride,
+      RuleOptions options)
+      implements Rule {
+    public FieldsToScalar {
+      hubFields = Map.copyOf(hubFields);
+    }
+  }
+
+  record ArrayToMapByKey(
+      FieldPath hubPath, FieldPath spokePath, String keyField, RuleOptions options)
+      implements Rule {}
+
+  record MapToArrayByKey(
+      FieldPath hubPath, FieldPath spokePath, String keyField, RuleOptions options)
+      implements Rule {}
+
+  /** {@code hub = spoke × factor}. */
+  record NumericScale(
+      FieldPath hubPath, FieldPath spokePath, BigDecimal factor, RuleOptions options)
+      implements Rule {}
+
+  record ListJoin(FieldPath hubPath, FieldPath spokePath, String separator, RuleOptions options)
+      implements Rule {}
+
+  record ListSplit(FieldPath hubPath, FieldPath spokePath, String separator, RuleOptions options)
+      implements Rule {}
+
+  record Quantity(FieldPath hubPath, FieldPath spokePath, RuleOptions options) implements Rule {}
+
+  record Duration(FieldPath hubPath, FieldPath spokePath, RuleOptions options) implements Rule {}
+
+  record MapKeyRename(
+      FieldPath hubPath, FieldPath spokePath, Map<String, String> renames, RuleOptions options)
+      implements Rule {
+    public MapKeyRename {
+      renames = Map.copyOf(renames);
+    }
+  }
+
+  record CEL(
+      List<FieldPath> hubPaths,
+      List<FieldPath> spokePaths,
+      String hubToSpoke,
+      String spokeToHub,
+      RuleOptions options)
+      implements Rule {
+    public CEL {
+      hubPaths = List.copyOf(hubPaths);
+      spokePaths = List.copyOf(spokePaths);
+    }
+  }
+}

@@ -1,0 +1,375 @@
+package dev.versio.engine.runtime;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.versio.engine.FieldPath;
+import dev.versio.engine.json.EngineJson;
+import dev.versio.engine.rule.LabelKeys;
+import dev.versio.engine.rule.Rule.OnUnknown;
+import dev.versio.engine.rule.Rule.Serialization;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One pre-resolved step of a conversion. Every op reads the pristine input and writes only the
+ * output, so the order of rules never changes the result. Ops are immutable and thread-safe.
+ */
+public sealed interface Op {
+  void apply(JsonNode input, ObjectNode output);
+
+  /** Deep-copies {@code from} to {@code to} when present (identity and FieldRename). */
+  record Copy(FieldPath from, FieldPath to) implements Op {
+    @Override
+    public void apply(JsonNode input, ObjectNode output) {
+      var value = Tree.get(input, from);
+      if (value != null) {
+        Tree.set(output, to, value.deepCopy());
+      }
+    }
+  }
+
+  /** Writes {@code {defaults..., key: value}} at {@code to} when {@code from} is present. */
+  record Wrap(FieldPath from, FieldPath to, String key, ObjectNode defaults) implements Op {
+    public Wrap {
+      defaults = defaults.deepCopy();
+    }
+
+    @Override
+    public void apply(JsonNode input, ObjectNode output) {
+      var value = Tree.get(input, from);
+      if (value != null) {
+        var object = defaults.deepCopy();
+        object.set(key, value.deepCopy());
+        Tree.set(output, to, object);
+      }
+    }
+  }
+
+  /** Copies {@code from[key]} to {@code to}; a non-object or missing key is skipped. */
+  record Unwrap(FieldPath from, FieldPath to, String key) implements Op {
+    @Override
+    public void apply(JsonNode input, ObjectNode output) {
+      var value = Tree.get(input, from);
+      if (value != null && value.isObject() && value.has(key)) {
+        Tree.set(output, to, value.get(key).deepCopy());
+      }
+    }
+  }
+
+  /** Copies the first element of an array; empty or non-array input is skipped. */
+  record FirstElement(FieldPath from, FieldPath to) implements Op {
+    @Override
+    public void apply(JsonNode input, ObjectNode output) {
+      var value = Tree.get(input, from);
+      if (value != null && value.isArray() && !value.isEmpty()) {
+        Tree.set(output, to, value.get(0).deepCopy());
+      }
+    }
+  }
+
+  /** Writes {@code [value]}. */
+  record WrapInArray(FieldPath from, FieldPath to) implements Op {
+    @Override
+    public void apply(JsonNode input, ObjectNode output) {
+      var value = Tree.get(input, from);
+      if (value != null) {
+        Tree.set(output, to, EngineJson.nodes().arrayNode().add(value.deepCopy()));
+      }
+    }
+  }
+
+  /** One field gathered into a map under {@code key}. */
+  record MapEntrySource(FieldPath path, String key) {}
+
+  /** Gathers present fields into a new map; writes nothing when none is present. */
+  record CollapseToMap(List<MapEntrySource> sources, FieldPath to) implements Op {
+    public CollapseToMap {
+      sources = List.copyOf(sources);
+    }
+
+    @Override
+    public void apply(JsonNode input, ObjectNode output) {
+      ObjectNode map = null;
+      for (var source : sources) {
+        var value = Tree.get(input, source.path());
+        if (value != null) {
+          if (map == null) {
+            map = EngineJson.nodes().objectNode();
+          }
+          map.set(source.key(), value.deepCopy());
+        }
+      }
+      if (map != null) {
+        Tree.set(output, to, map);
+      }
+    }
+  }
+
+  /** Spreads a map's known keys into fields; other keys fail (ERROR) or are dropped (DROP). */
+  record ExpandFromMap(FieldPath from, Map<String, FieldPath> targets, OnUnknown onUnknown) implements Op {
+    public ExpandFromMap {
+      targets = Map.copyOf(targets);
+    }
+
+    @Override
+    public void apply(JsonNode input, ObjectNode output) {
+      var value = Tree.get(input, from);
+      if (value == null) {
+        return;
+      }
+      if (!value.isObject()) {
+        throw new OpFailure("expected an object at " + from + ", found " + kind(value));
+      }
+      var fields = value.fields();
+      while (fields.hasNext()) {
+        var entry = fields.next();
+        var target = targets.get(entry.getKey());
+        if (target != null) {
+          Tree.set(output, target, entry.getValue().deepCopy());
+        } else if (onUnknown == OnUnknown.ERROR) {
+          throw new OpFailure("unexpected key '" + entry.getKey() + "' in " + from
+              + " (known keys: " + String.join(", ", targets.keySet().stream().sorted().toList())
+              + "); add a field for it or set the unknown-key policy to Drop");
+        }
+      }
+    }
+  }
+
+  /** {@code metadata.annotations} or {@code metadata.labels}. */
+  enum MetadataBucket {
+    ANNOTATIONS("annotations"),
+    LABELS("labels");
+
+    final String key;
+
+    MetadataBucket(String key) {
+      this.key = key;
+    }
+  }
+
+  /** Stores a field's value in an annotation or label of the output. */
+  record Stash(FieldPath from, MetadataBucket bucket, String key, Serialization serialization, CanonicalJson json)
+      implements Op {
+    public Stash {
+      Objects.requireNonNull(json, "json");
+    }
+
+    @Override
+    public void apply(JsonNode input, ObjectNode output) {
+      var value = Tree.get(input, from);
+      if (value == null) {
+        return;
+      }
+      String text;
+      if (serialization == Serialization.STRING) {
+        if (!value.isTextual()) {
+          throw new OpFailure("serialization String needs a string at " + from + ", found " + kind(value)
+              + "; use serialization: JSON");
+        }
+        text = value.asText();
+      } else {
+        text = json.write(value);
+      }
+      if (bucket == MetadataBucket.LABELS) {
+        var problem = LabelKeys.valueProblem(text);
+        if (problem != null) {
+          throw new OpFailure(problem + " (from " + from + ")");
+        }
+      }
+      var metadata = Tree.parentForWrite(output, new FieldPath(List.of("metadata", bucket.key, key)));
+      metadata.put(key, text);
+    }
+  }
+
+  /** Reads an annotation or label of the input into a field, and removes it from the output. */
+  record Restore(MetadataBucket bucket, String key, FieldPath to, Serialization serialization, CanonicalJson json)
+      implements Op {
+    @Override
+    public void apply(JsonNode input, ObjectNode output) {
+      var raw = Tree.get(input, new FieldPath(List.of("metadata", bucket.key, key)));
+      if (raw == null) {
+        return;
+      }
+      if (!raw.isTextual()) {
+        throw new OpFailure("metadata." + bucket.key + "['" + key + "'] is not a string");
+      }
+      var value = serialization == Serialization.STRING ? EngineJson.nodes().textNode(raw.asText()) : json.read(raw.asText());
+      Tree.set(output, to, value);
+      StripMetadataKey.strip(output, bucket, key);
+    }
+  }
+
+  /** Removes a bookkeeping annotation or label from the output (the reverse of a stash). */
+  record StripMetadataKey(MetadataBucket bucket, String key) implements Op {
+    @Override
+    public void apply(JsonNode input, ObjectNode output) {
+      strip(output, bucket, key);
+    }
+
+    static void strip(ObjectNode output, MetadataBucket bucket, String key) {
+      // prune an emptied annotations/labels map, but keep metadata itself
+      Tree.deletePruning(output, new FieldPath(List.of("metadata", bucket.key, key)), 1);
+    }
+  }
+
+  /** Replaces an enum value through a typed lookup table. */
+  record RemapEnum(FieldPath path, Map<String, JsonNode> table, OnUnknown onUnmapped) implements Op {
+    public RemapEnum {
+      table = Map.copyOf(table);
+    }
+
+    @Override
+    public void apply(JsonNode input, ObjectNode output) {
+      var value = Tree.get(input, path);
+      if (value == null) {
+        return;
+      }
+      var mapped = table.get(EnumKeys.of(value));
+      if (mapped != null) {
+        Tree.set(output, path, mapped.deepCopy());
+      } else if (onUnmapped == OnUnknown.ERROR) {
+        throw new OpFailure("unmapped value " + value + " (mapped values: "
+            + String.join(", ", table.keySet().stream().map(EnumKeys::display).sorted().toList())
+            + "); add it to the mapping or set the unmapped-value policy to Drop");
+      }
+    }
+  }
+
+  /** Writes a fixed value, always (DefaultValue and Constant towards the declaring side). */
+  record Inject(FieldPath path, JsonNode value) implements Op {
+    public Inject {
+      value = value.deepCopy();
+    }
+
+    @Override
+    public void apply(JsonNode input, ObjectNode output) {
+      Tree.set(output, path, value.deepCopy());
+    }
+  }
+
+  /** Converts every element of an array with nested ops; the result replaces the destination. */
+  record ForEach(FieldPath from, FieldPath to, List<Op> ops) implements Op {
+    public ForEach {
+      ops = List.copyOf(ops);
+    }
+
+    @Override
+    public void apply(JsonNode input, ObjectNode output) {
+      var source = Tree.get(input, from);
+      if (source == null) {
+        return;
+      }
+      if (!source.isArray()) {
+        throw new OpFailure("expected an array at " + from + ", found " + kind(source));
+      }
+      if (!from.equals(to)) {
+        var existing = Tree.get(input, to);
+        if (existing != null && (!existing.isArray() || existing.size() != source.size())) {
+          throw new OpFailure("length mismatch: " + from + " has " + source.size() + " elements but " + to
+              + " in the same object " + (existing.isArray() ? "has " + existing.size() : "is not an array"));
+        }
+      }
+      ArrayNode result = EngineJson.nodes().arrayNode(source.size());
+      for (int i = 0; i < source.size(); i++) {
+        var element = source.get(i);
+        if (!element.isObject()) {
+          throw new OpFailure("element " + i + " of " + from + " is not an object (found " + kind(element) + ")");
+        }
+        var converted = EngineJson.nodes().objectNode();
+        for (var op : ops) {
+          op.apply(element, converted);
+        }
+        result.add(converted);
+      }
+      Tree.set(output, to, result);
+    }
+  }
+
+  /** Applies {@code inner} only when the input's {@code path} equals {@code equals}. */
+  record When(FieldPath path, JsonNode equals, Op inner) implements Op {
+    @Override
+    public void apply(JsonNode input, ObjectNode output) {
+      var actual = Tree.get(input, path);
+      if (actual != null && EngineJson.sameValue(actual, equals)) {
+        inner.apply(input, output);
+      }
+    }
+  }
+
+  /** Copies every key that no schema declares (below the top level), untouched. */
+  record Passthrough(KnownTree known, KnownTree destination) implements Op {
+    @Override
+    public void apply(JsonNode input, ObjectNode output) {
+      if (!input.isObject() || !known.structured()) {
+        return;
+      }
+      var fields = input.fields();
+      while (fields.hasNext()) {
+        var entry = fields.next();
+        var child = known.children().get(entry.getKey());
+        if (child != null && child.structured() && entry.getValue().isObject()) {
+          var dest = destination.children().get(entry.getKey());
+          walk(entry.getValue(), child, dest, output, entry.getKey());
+        }
+      }
+    }
+
+    private static void walk(JsonNode input, KnownTree known, KnownTree destination, ObjectNode parentOut, String key) {
+      var out = parentOut.get(key);
+      var declaredHere = destination != null && destination.structured();
+      var fields = input.fields();
+      while (fields.hasNext()) {
+        var entry = fields.next();
+        var child = known.children().get(entry.getKey());
+        if (child == null) {
+          out = ensureObject(parentOut, key, out);
+          if (out == null) {
+            return;
+          }
+          ((ObjectNode) out).set(entry.getKey(), entry.getValue().deepCopy());
+        } else if (child.structured() && entry.getValue().isObject()) {
+          var dest = declaredHere ? destination.children().get(entry.getKey()) : null;
+          out = ensureObject(parentOut, key, out);
+          if (out == null) {
+            return;
+          }
+          walk(entry.getValue(), child, dest, (ObjectNode) out, entry.getKey());
+        }
+      }
+      if (declaredHere && out == null && input.isEmpty()) {
+        parentOut.putObject(key); // keep an empty declared object ({} stays {})
+      }
+      if (out != null && out.isObject() && out.isEmpty() && !declaredHere) {
+        parentOut.remove(key);
+      }
+    }
+
+    private static JsonNode ensureObject(ObjectNode parent, String key, JsonNode current) {
+      if (current == null) {
+        return parent.putObject(key);
+      }
+      return current.isObject() ? current : null;
+    }
+  }
+
+  /** Binds an op to its rule for error messages. */
+  record Located(Origin origin, String direction, Op op) implements Op {
+    @Override
+    public void apply(JsonNode input, ObjectNode output) {
+      try {
+        op.apply(input, output);
+      } catch (OpFailure e) {
+        throw new ConversionException(origin, direction, e.getMessage());
+      } catch (ConversionException e) {
+        throw e;
+      }
+    }
+  }
+
+  private static String kind(JsonNode value) {
+    return value.getNodeType().name().toLowerCase(Locale.ROOT);
+  }
+}
