@@ -8,7 +8,11 @@ import java.util.List;
  * The full analysis of a config against a target: config-wide findings plus one report per spoke.
  * Unlike {@link Compiler#compile}, it is returned even when there are errors.
  */
-public record AnalyzeReport(String target, String hubVersion, List<Diagnostic> configDiagnostics, List<SpokeReport> spokes) {
+public record AnalyzeReport(
+    String target,
+    String hubVersion,
+    List<Diagnostic> configDiagnostics,
+    List<SpokeReport> spokes) {
   public AnalyzeReport {
     configDiagnostics = List.copyOf(configDiagnostics);
     spokes = List.copyOf(spokes);

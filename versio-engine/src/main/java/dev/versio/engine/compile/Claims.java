@@ -27,7 +27,9 @@ final class Claims {
     return owners.putIfAbsent(path, rule);
   }
 
-  /** Claims {@code path} and every leaf below it; returns the first earlier owner met, else null. */
+  /**
+   * Claims {@code path} and every leaf below it; returns the first earlier owner met, else null.
+   */
   Integer claimSubtree(FieldPath path, int rule) {
     Integer clash = claim(path, rule);
     for (var leaf : schema.subtree(path)) {

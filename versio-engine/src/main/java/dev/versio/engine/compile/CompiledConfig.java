@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param plans the plan of every spoke, by version
  * @param warnings findings that did not prevent compilation
  */
-public record CompiledConfig(String target, String hubVersion, Map<String, Plan> plans, List<Diagnostic> warnings) {
+public record CompiledConfig(
+    String target, String hubVersion, Map<String, Plan> plans, List<Diagnostic> warnings) {
   public CompiledConfig {
     Objects.requireNonNull(hubVersion, "hubVersion");
     plans = Map.copyOf(plans);

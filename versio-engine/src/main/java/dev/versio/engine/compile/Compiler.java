@@ -8,8 +8,8 @@ import dev.versio.engine.schema.SchemaSource;
 import dev.versio.engine.schema.VersionSchema;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -38,23 +38,48 @@ public final class Compiler {
     var global = Diagnostics.forSpoke(null);
     var hub = versions.get(config.hubVersion());
     if (hub == null) {
-      global.error(DiagnosticCode.HUB_NOT_FOUND, null,
-          "hub version " + config.hubVersion() + " is not a version of " + target.describe()
-              + " (versions: " + String.join(", ", versions.keySet()) + ")",
+      global.error(
+          DiagnosticCode.HUB_NOT_FOUND,
+          null,
+          "hub version "
+              + config.hubVersion()
+              + " is not a version of "
+              + target.describe()
+              + " (versions: "
+              + String.join(", ", versions.keySet())
+              + ")",
           "set hubVersion to the storage version");
     } else if (!hub.storage()) {
-      global.error(DiagnosticCode.HUB_NOT_STORAGE, null,
-          "hub version " + hub.name() + " is not the storage version of " + target.describe()
-              + " (storage: " + versions.values().stream().filter(VersionSchema::storage).map(VersionSchema::name).findFirst().orElse("none") + ")",
+      global.error(
+          DiagnosticCode.HUB_NOT_STORAGE,
+          null,
+          "hub version "
+              + hub.name()
+              + " is not the storage version of "
+              + target.describe()
+              + " (storage: "
+              + versions.values().stream()
+                  .filter(VersionSchema::storage)
+                  .map(VersionSchema::name)
+                  .findFirst()
+                  .orElse("none")
+              + ")",
           "make the hub the storage version; every stored object then converts in one step");
     }
     var listed = new HashSet<String>();
     config.spokes().forEach(s -> listed.add(s.version()));
     for (var v : versions.values()) {
       if (v.served() && !v.name().equals(config.hubVersion()) && !listed.contains(v.name())) {
-        global.error(DiagnosticCode.SERVED_VERSION_NOT_COVERED, null,
-            "served version " + v.name() + " of " + target.describe() + " has no spoke entry, so reads at "
-                + v.name() + " could not be converted",
+        global.error(
+            DiagnosticCode.SERVED_VERSION_NOT_COVERED,
+            null,
+            "served version "
+                + v.name()
+                + " of "
+                + target.describe()
+                + " has no spoke entry, so reads at "
+                + v.name()
+                + " could not be converted",
             "add spokes: [{version: " + v.name() + ", rules: [...]}] or stop serving " + v.name());
       }
     }
@@ -63,25 +88,58 @@ public final class Compiler {
       var d = Diagnostics.forSpoke(spoke.version());
       var version = versions.get(spoke.version());
       if (version == null) {
-        d.error(DiagnosticCode.SPOKE_NOT_FOUND, null,
-            "spoke version " + spoke.version() + " is not a version of " + target.describe(), "remove the spoke or fix its name");
+        d.error(
+            DiagnosticCode.SPOKE_NOT_FOUND,
+            null,
+            "spoke version " + spoke.version() + " is not a version of " + target.describe(),
+            "remove the spoke or fix its name");
       } else if (!version.served()) {
-        d.error(DiagnosticCode.SPOKE_NOT_SERVED, null,
+        d.error(
+            DiagnosticCode.SPOKE_NOT_SERVED,
+            null,
             "spoke version " + spoke.version() + " is not served by " + target.describe(),
             "serve the version, or remove its spoke entry");
       }
       if (version == null || hub == null || d.hasErrors()) {
-        spokes.add(new SpokeReport(spoke.version(), new Verdict(false, false), List.of(), List.of(),
-            List.of(), d.all(), Optional.empty()));
+        spokes.add(
+            new SpokeReport(
+                spoke.version(),
+                new Verdict(false, false),
+                List.of(),
+                List.of(),
+                List.of(),
+                d.all(),
+                Optional.empty()));
         continue;
       }
-      var scope = Scope.top(spoke.version(), hub.schema(), version.schema(), config.unmappedFieldPolicy(), d, json);
+      var scope =
+          Scope.top(
+              spoke.version(),
+              hub.schema(),
+              version.schema(),
+              config.unmappedFieldPolicy(),
+              d,
+              json);
       var outcome = new SpokeCompiler().compile(scope, spoke.rules());
-      var plan = d.hasErrors()
-          ? Optional.<Plan>empty()
-          : Optional.of(new Plan(spoke.version(), outcome.hubToSpoke(), outcome.spokeToHub(), outcome.verdict(), outcome.ruleResults()));
-      spokes.add(new SpokeReport(spoke.version(), outcome.verdict(), outcome.uncoveredHub(), outcome.uncoveredSpoke(),
-          outcome.ruleResults(), d.all(), plan));
+      var plan =
+          d.hasErrors()
+              ? Optional.<Plan>empty()
+              : Optional.of(
+                  new Plan(
+                      spoke.version(),
+                      outcome.hubToSpoke(),
+                      outcome.spokeToHub(),
+                      outcome.verdict(),
+                      outcome.ruleResults()));
+      spokes.add(
+          new SpokeReport(
+              spoke.version(),
+              outcome.verdict(),
+              outcome.uncoveredHub(),
+              outcome.uncoveredSpoke(),
+              outcome.ruleResults(),
+              d.all(),
+              plan));
     }
     return new AnalyzeReport(target.describe(), config.hubVersion(), global.all(), spokes);
   }

@@ -16,7 +16,12 @@ import java.util.Objects;
  * @param verdict whether each direction is lossless
  * @param ruleResults per-rule conclusions
  */
-public record Plan(String spoke, List<Op> hubToSpoke, List<Op> spokeToHub, Verdict verdict, List<RuleResult> ruleResults) {
+public record Plan(
+    String spoke,
+    List<Op> hubToSpoke,
+    List<Op> spokeToHub,
+    Verdict verdict,
+    List<RuleResult> ruleResults) {
   public Plan {
     Objects.requireNonNull(spoke, "spoke");
     hubToSpoke = List.copyOf(hubToSpoke);
@@ -40,7 +45,11 @@ public record Plan(String spoke, List<Op> hubToSpoke, List<Op> spokeToHub, Verdi
       output.set("kind", input.get("kind").deepCopy());
     }
     var metadata = input.get("metadata");
-    output.set("metadata", metadata != null && metadata.isObject() ? metadata.deepCopy() : EngineJson.nodes().objectNode());
+    output.set(
+        "metadata",
+        metadata != null && metadata.isObject()
+            ? metadata.deepCopy()
+            : EngineJson.nodes().objectNode());
     for (var op : ops) {
       op.apply(input, output);
     }

@@ -12,4 +12,9 @@ import java.util.List;
  * @param hubPaths the hub paths it claims (for reports)
  * @param spokePaths the spoke paths it claims
  */
-record Resolved(Op hubToSpoke, Op spokeToHub, Verdict verdict, List<String> hubPaths, List<String> spokePaths) {}
+record Resolved(
+    Op hubToSpoke,
+    Op spokeToHub,
+    Verdict verdict,
+    List<String> hubPaths,
+    List<String> spokePaths) {}

@@ -14,7 +14,12 @@ import java.util.List;
  * @param acknowledged whether the rule set {@code acknowledgeLossy}
  */
 public record RuleResult(
-    int index, Strategy strategy, List<String> hubPaths, List<String> spokePaths, Verdict lossless, boolean acknowledged) {
+    int index,
+    Strategy strategy,
+    List<String> hubPaths,
+    List<String> spokePaths,
+    Verdict lossless,
+    boolean acknowledged) {
   public RuleResult {
     hubPaths = List.copyOf(hubPaths);
     spokePaths = List.copyOf(spokePaths);

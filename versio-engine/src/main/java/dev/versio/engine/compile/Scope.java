@@ -10,8 +10,8 @@ import dev.versio.engine.schema.FlatSchema;
 import dev.versio.engine.schema.SchemaNode;
 
 /**
- * What one rule list is compiled against: the hub and spoke schemas (the whole object, or one
- * array element inside {@code forEach}), the claims so far, and where diagnostics go.
+ * What one rule list is compiled against: the hub and spoke schemas (the whole object, or one array
+ * element inside {@code forEach}), the claims so far, and where diagnostics go.
  *
  * @param hubPrefix shown before hub paths in messages (e.g. {@code spec.pools[].} inside forEach)
  */
@@ -28,20 +28,50 @@ record Scope(
     Diagnostics diagnostics,
     CanonicalJson json) {
 
-  static Scope top(String spoke, SchemaNode hub, SchemaNode spokeRoot, UnmappedFieldPolicy policy, Diagnostics d,
+  static Scope top(
+      String spoke,
+      SchemaNode hub,
+      SchemaNode spokeRoot,
+      UnmappedFieldPolicy policy,
+      Diagnostics d,
       CanonicalJson json) {
     var hubFlat = FlatSchema.of(hub);
     var spokeFlat = FlatSchema.of(spokeRoot);
-    return new Scope(spoke, hubFlat, spokeFlat, new Claims(hubFlat), new Claims(spokeFlat), "", "", policy, 0, d, json);
+    return new Scope(
+        spoke,
+        hubFlat,
+        spokeFlat,
+        new Claims(hubFlat),
+        new Claims(spokeFlat),
+        "",
+        "",
+        policy,
+        0,
+        d,
+        json);
   }
 
   /** The scope of one array element, for the nested rules of a {@code forEach}. */
-  Scope element(SchemaNode hubItems, SchemaNode spokeItems, FieldPath hubItemsPath, FieldPath spokeItemsPath,
+  Scope element(
+      SchemaNode hubItems,
+      SchemaNode spokeItems,
+      FieldPath hubItemsPath,
+      FieldPath spokeItemsPath,
       Diagnostics nested) {
     var hubFlat = FlatSchema.of(hubItems);
     var spokeFlat = FlatSchema.of(spokeItems);
-    return new Scope(spoke, hubFlat, spokeFlat, new Claims(hubFlat), new Claims(spokeFlat),
-        hubPrefix + hubItemsPath + "[].", spokePrefix + spokeItemsPath + "[].", policy, depth + 1, nested, json);
+    return new Scope(
+        spoke,
+        hubFlat,
+        spokeFlat,
+        new Claims(hubFlat),
+        new Claims(spokeFlat),
+        hubPrefix + hubItemsPath + "[].",
+        spokePrefix + spokeItemsPath + "[].",
+        policy,
+        depth + 1,
+        nested,
+        json);
   }
 
   String hubName(FieldPath path) {
@@ -56,7 +86,9 @@ record Scope(
   SchemaNode hubNode(Rule rule, FieldPath path) {
     var lookup = hub.lookup(path);
     if (!lookup.ok()) {
-      diagnostics.error(DiagnosticCode.PATH_NOT_FOUND, hubName(path),
+      diagnostics.error(
+          DiagnosticCode.PATH_NOT_FOUND,
+          hubName(path),
           label(rule) + ": hub path " + hubName(path) + " does not resolve: " + lookup.error(),
           "fix the path, or check that the hub schema declares it");
       return null;
@@ -68,7 +100,9 @@ record Scope(
   SchemaNode spokeNode(Rule rule, FieldPath path) {
     var lookup = spokeSchema.lookup(path);
     if (!lookup.ok()) {
-      diagnostics.error(DiagnosticCode.PATH_NOT_FOUND, spokeName(path),
+      diagnostics.error(
+          DiagnosticCode.PATH_NOT_FOUND,
+          spokeName(path),
           label(rule) + ": spoke path " + spokeName(path) + " does not resolve: " + lookup.error(),
           "fix the path, or check that the spoke " + spoke + " schema declares it");
       return null;
@@ -91,8 +125,15 @@ record Scope(
     if (clash == null) {
       return true;
     }
-    diagnostics.error(DiagnosticCode.DOUBLE_CLAIM, path,
-        label(rule) + ": " + side + " field " + path + " is already claimed by "
+    diagnostics.error(
+        DiagnosticCode.DOUBLE_CLAIM,
+        path,
+        label(rule)
+            + ": "
+            + side
+            + " field "
+            + path
+            + " is already claimed by "
             + (clash < 0 ? "an identical field" : "rules[" + clash + "]"),
         "let one rule own " + path + "; remove it from the other rule");
     return false;

@@ -29,36 +29,63 @@ final class ShapeRules {
     var hc = Classification.of(hub);
     var sc = Classification.of(spoke);
     if (hc.kind() != sc.kind()) {
-      s.diagnostics().error(DiagnosticCode.TYPE_MISMATCH, s.hubName(r.hubPath()),
-          Scope.label(r) + ": type mismatch: hub " + s.hubName(r.hubPath()) + " is " + hc.kind().wireName()
-              + ", spoke " + s.spokeName(r.spokePath()) + " is " + sc.kind().wireName(),
-          "use typeCoerce (scalars), scalarToObject/objectToScalar (scalar ⇄ object) or singletonArrayToObject (array ⇄ object)");
+      s.diagnostics()
+          .error(
+              DiagnosticCode.TYPE_MISMATCH,
+              s.hubName(r.hubPath()),
+              Scope.label(r)
+                  + ": type mismatch: hub "
+                  + s.hubName(r.hubPath())
+                  + " is "
+                  + hc.kind().wireName()
+                  + ", spoke "
+                  + s.spokeName(r.spokePath())
+                  + " is "
+                  + sc.kind().wireName(),
+              "use typeCoerce (scalars), scalarToObject/objectToScalar (scalar ⇄ object) or singletonArrayToObject (array ⇄ object)");
       return null;
     }
-    // Same shape all the way down: the rename carries the whole subtree (items, map values, children).
-    var difference = Structures.firstDifference(s.hub(), r.hubPath(), s.spokeSchema(), r.spokePath());
+    // Same shape all the way down: the rename carries the whole subtree (items, map values,
+    // children).
+    var difference =
+        Structures.firstDifference(s.hub(), r.hubPath(), s.spokeSchema(), r.spokePath());
     boolean subtree = difference == null;
     if (!subtree && !hc.structured()) {
-      s.diagnostics().error(DiagnosticCode.SHAPE_MISMATCH, s.hubName(r.hubPath()),
-          Scope.label(r) + ": hub " + s.hubName(r.hubPath()) + " and spoke " + s.spokeName(r.spokePath())
-              + " differ in shape: " + difference,
-          hc.kind() == LeafKind.ARRAY
-              ? "use forEach over the array to convert its elements"
-              : "use enumRemap for differing enums, or a rule that converts the values");
+      s.diagnostics()
+          .error(
+              DiagnosticCode.SHAPE_MISMATCH,
+              s.hubName(r.hubPath()),
+              Scope.label(r)
+                  + ": hub "
+                  + s.hubName(r.hubPath())
+                  + " and spoke "
+                  + s.spokeName(r.spokePath())
+                  + " differ in shape: "
+                  + difference,
+              hc.kind() == LeafKind.ARRAY
+                  ? "use forEach over the array to convert its elements"
+                  : "use enumRemap for differing enums, or a rule that converts the values");
       return null;
     }
-    var ok = s.claimHub(r, index, r.hubPath(), subtree) & s.claimSpoke(r, index, r.spokePath(), subtree);
+    var ok =
+        s.claimHub(r, index, r.hubPath(), subtree) & s.claimSpoke(r, index, r.spokePath(), subtree);
     if (!ok) {
       return null;
     }
-    return new Resolved(new Op.Copy(r.hubPath(), r.spokePath()), new Op.Copy(r.spokePath(), r.hubPath()),
-        Verdict.LOSSLESS, List.of(s.hubName(r.hubPath())), List.of(s.spokeName(r.spokePath())));
+    return new Resolved(
+        new Op.Copy(r.hubPath(), r.spokePath()),
+        new Op.Copy(r.spokePath(), r.hubPath()),
+        Verdict.LOSSLESS,
+        List.of(s.hubName(r.hubPath())),
+        List.of(s.spokeName(r.spokePath())));
   }
 
   static Resolved scalarToObject(Scope s, int index, Rule.ScalarToObject r) {
     var hub = s.hubNode(r, r.hubPath());
     var spoke = s.spokeNode(r, r.spokePath());
-    if (hub == null || spoke == null || !requireObject(s, r, spoke, s.spokeName(r.spokePath()), r.key())) {
+    if (hub == null
+        || spoke == null
+        || !requireObject(s, r, spoke, s.spokeName(r.spokePath()), r.key())) {
       return null;
     }
     var ok = s.claimHub(r, index, r.hubPath(), false) & s.claimSpoke(r, index, r.spokePath(), true);
@@ -69,13 +96,17 @@ final class ShapeRules {
     return new Resolved(
         new Op.Wrap(r.hubPath(), r.spokePath(), r.key(), defaults(r.defaultsForOtherKeys())),
         new Op.Unwrap(r.spokePath(), r.hubPath(), r.key()),
-        new Verdict(true, lossless), List.of(s.hubName(r.hubPath())), List.of(s.spokeName(r.spokePath())));
+        new Verdict(true, lossless),
+        List.of(s.hubName(r.hubPath())),
+        List.of(s.spokeName(r.spokePath())));
   }
 
   static Resolved objectToScalar(Scope s, int index, Rule.ObjectToScalar r) {
     var hub = s.hubNode(r, r.hubPath());
     var spoke = s.spokeNode(r, r.spokePath());
-    if (hub == null || spoke == null || !requireObject(s, r, hub, s.hubName(r.hubPath()), r.key())) {
+    if (hub == null
+        || spoke == null
+        || !requireObject(s, r, hub, s.hubName(r.hubPath()), r.key())) {
       return null;
     }
     var ok = s.claimHub(r, index, r.hubPath(), true) & s.claimSpoke(r, index, r.spokePath(), false);
@@ -85,7 +116,9 @@ final class ShapeRules {
     return new Resolved(
         new Op.Unwrap(r.hubPath(), r.spokePath(), r.key()),
         new Op.Wrap(r.spokePath(), r.hubPath(), r.key(), defaults(r.defaultsForOtherKeys())),
-        new Verdict(onlyKey(hub, r.key()), true), List.of(s.hubName(r.hubPath())), List.of(s.spokeName(r.spokePath())));
+        new Verdict(onlyKey(hub, r.key()), true),
+        List.of(s.hubName(r.hubPath())),
+        List.of(s.spokeName(r.spokePath())));
   }
 
   static Resolved singletonArrayToObject(Scope s, int index, Rule.SingletonArrayToObject r) {
@@ -98,8 +131,12 @@ final class ShapeRules {
     if (!ok) {
       return null;
     }
-    return new Resolved(new Op.FirstElement(r.hubPath(), r.spokePath()), new Op.WrapInArray(r.spokePath(), r.hubPath()),
-        new Verdict(atMostOne(hub), true), List.of(s.hubName(r.hubPath())), List.of(s.spokeName(r.spokePath())));
+    return new Resolved(
+        new Op.FirstElement(r.hubPath(), r.spokePath()),
+        new Op.WrapInArray(r.spokePath(), r.hubPath()),
+        new Verdict(atMostOne(hub), true),
+        List.of(s.hubName(r.hubPath())),
+        List.of(s.spokeName(r.spokePath())));
   }
 
   static Resolved objectToSingletonArray(Scope s, int index, Rule.ObjectToSingletonArray r) {
@@ -112,8 +149,12 @@ final class ShapeRules {
     if (!ok) {
       return null;
     }
-    return new Resolved(new Op.WrapInArray(r.hubPath(), r.spokePath()), new Op.FirstElement(r.spokePath(), r.hubPath()),
-        new Verdict(true, atMostOne(spoke)), List.of(s.hubName(r.hubPath())), List.of(s.spokeName(r.spokePath())));
+    return new Resolved(
+        new Op.WrapInArray(r.hubPath(), r.spokePath()),
+        new Op.FirstElement(r.spokePath(), r.hubPath()),
+        new Verdict(true, atMostOne(spoke)),
+        List.of(s.hubName(r.hubPath())),
+        List.of(s.spokeName(r.spokePath())));
   }
 
   static Resolved fieldsToMap(Scope s, int index, Rule.FieldsToMap r) {
@@ -126,8 +167,12 @@ final class ShapeRules {
       ok &= s.hubNode(r, path) != null;
       var key = r.keyNames().getOrDefault(path.toString(), path.last());
       if (targets.put(key, path) != null) {
-        s.diagnostics().error(DiagnosticCode.INVALID_PARAM, s.hubName(path),
-            Scope.label(r) + ": two hub fields map to the same key '" + key + "'", "give each field its own key in keyNames");
+        s.diagnostics()
+            .error(
+                DiagnosticCode.INVALID_PARAM,
+                s.hubName(path),
+                Scope.label(r) + ": two hub fields map to the same key '" + key + "'",
+                "give each field its own key in keyNames");
         ok = false;
       }
       sources.add(new Op.MapEntrySource(path, key));
@@ -144,9 +189,12 @@ final class ShapeRules {
     if (!ok) {
       return null;
     }
-    return new Resolved(new Op.CollapseToMap(sources, r.spokeMapPath()),
+    return new Resolved(
+        new Op.CollapseToMap(sources, r.spokeMapPath()),
         new Op.ExpandFromMap(r.spokeMapPath(), targets, r.onUnknownSpokeKey()),
-        new Verdict(true, r.onUnknownSpokeKey() == OnUnknown.ERROR), hubPaths, List.of(s.spokeName(r.spokeMapPath())));
+        new Verdict(true, r.onUnknownSpokeKey() == OnUnknown.ERROR),
+        hubPaths,
+        List.of(s.spokeName(r.spokeMapPath())));
   }
 
   static Resolved mapToFields(Scope s, int index, Rule.MapToFields r) {
@@ -159,8 +207,12 @@ final class ShapeRules {
       ok &= s.spokeNode(r, path) != null;
       var key = r.keyNames().getOrDefault(path.toString(), path.last());
       if (targets.put(key, path) != null) {
-        s.diagnostics().error(DiagnosticCode.INVALID_PARAM, s.spokeName(path),
-            Scope.label(r) + ": two spoke fields map to the same key '" + key + "'", "give each field its own key in keyNames");
+        s.diagnostics()
+            .error(
+                DiagnosticCode.INVALID_PARAM,
+                s.spokeName(path),
+                Scope.label(r) + ": two spoke fields map to the same key '" + key + "'",
+                "give each field its own key in keyNames");
         ok = false;
       }
       sources.add(new Op.MapEntrySource(path, key));
@@ -177,19 +229,30 @@ final class ShapeRules {
     if (!ok) {
       return null;
     }
-    return new Resolved(new Op.ExpandFromMap(r.hubMapPath(), targets, r.onUnknownHubKey()),
+    return new Resolved(
+        new Op.ExpandFromMap(r.hubMapPath(), targets, r.onUnknownHubKey()),
         new Op.CollapseToMap(sources, r.hubMapPath()),
-        new Verdict(r.onUnknownHubKey() == OnUnknown.ERROR, true), List.of(s.hubName(r.hubMapPath())), spokePaths);
+        new Verdict(r.onUnknownHubKey() == OnUnknown.ERROR, true),
+        List.of(s.hubName(r.hubMapPath())),
+        spokePaths);
   }
 
-  private static boolean unknownKeyNames(Scope s, Rule r, Map<String, String> keyNames, List<FieldPath> paths) {
+  private static boolean unknownKeyNames(
+      Scope s, Rule r, Map<String, String> keyNames, List<FieldPath> paths) {
     var known = paths.stream().map(FieldPath::toString).toList();
     boolean ok = true;
     for (var key : keyNames.keySet()) {
       if (!known.contains(key)) {
-        s.diagnostics().error(DiagnosticCode.INVALID_PARAM, key,
-            Scope.label(r) + ": keyNames names '" + key + "', which is not one of the listed paths " + known,
-            "keyNames is keyed by the full dotted path exactly as listed");
+        s.diagnostics()
+            .error(
+                DiagnosticCode.INVALID_PARAM,
+                key,
+                Scope.label(r)
+                    + ": keyNames names '"
+                    + key
+                    + "', which is not one of the listed paths "
+                    + known,
+                "keyNames is keyed by the full dotted path exactly as listed");
         ok = false;
       }
     }
@@ -198,8 +261,12 @@ final class ShapeRules {
 
   private static boolean requireObject(Scope s, Rule r, SchemaNode node, String path, String key) {
     if (Classification.of(node).kind() != LeafKind.OBJECT) {
-      s.diagnostics().error(DiagnosticCode.TYPE_MISMATCH, path,
-          Scope.label(r) + ": " + path + " must be an object to hold key '" + key + "'", null);
+      s.diagnostics()
+          .error(
+              DiagnosticCode.TYPE_MISMATCH,
+              path,
+              Scope.label(r) + ": " + path + " must be an object to hold key '" + key + "'",
+              null);
       return false;
     }
     return true;

@@ -21,8 +21,12 @@ import java.util.List;
 final class SpokeCompiler {
   /** The ops, verdict and findings of one rule list. */
   record Outcome(
-      List<Op> hubToSpoke, List<Op> spokeToHub, Verdict verdict, List<RuleResult> ruleResults,
-      List<String> uncoveredHub, List<String> uncoveredSpoke) {}
+      List<Op> hubToSpoke,
+      List<Op> spokeToHub,
+      Verdict verdict,
+      List<RuleResult> ruleResults,
+      List<String> uncoveredHub,
+      List<String> uncoveredSpoke) {}
 
   Outcome compile(Scope s, List<Rule> rules) {
     var h2s = new ArrayList<Op>();
@@ -31,23 +35,48 @@ final class SpokeCompiler {
     var verdict = Verdict.LOSSLESS;
     for (int i = 0; i < rules.size(); i++) {
       var rule = rules.get(i);
-      var at = new Scope(s.spoke(), s.hub(), s.spokeSchema(), s.hubClaims(), s.spokeClaims(), s.hubPrefix(),
-          s.spokePrefix(), s.policy(), s.depth(), s.diagnostics().atRule(i), s.json());
+      var at =
+          new Scope(
+              s.spoke(),
+              s.hub(),
+              s.spokeSchema(),
+              s.hubClaims(),
+              s.spokeClaims(),
+              s.hubPrefix(),
+              s.spokePrefix(),
+              s.policy(),
+              s.depth(),
+              s.diagnostics().atRule(i),
+              s.json());
       var resolved = resolve(at, i, rule);
       if (resolved == null) {
+        claimQuietly(
+            s, i, rule); // the rule's own error says it all: no cascade of "uncovered" findings
         continue;
       }
       var rv = resolved.verdict();
       if (!rule.options().acknowledgeLossy()) {
         if (!rv.hubToSpoke()) {
-          at.diagnostics().error(DiagnosticCode.LOSSY_NOT_ACKNOWLEDGED, first(resolved.hubPaths(), resolved.spokePaths()),
-              Scope.label(rule) + ": hub->spoke conversion is lossy but acknowledgeLossy is not set",
-              "set acknowledgeLossy: true with a reason, or choose lossless options for rules[" + i + "]");
+          at.diagnostics()
+              .error(
+                  DiagnosticCode.LOSSY_NOT_ACKNOWLEDGED,
+                  first(resolved.hubPaths(), resolved.spokePaths()),
+                  Scope.label(rule)
+                      + ": hub->spoke conversion is lossy but acknowledgeLossy is not set",
+                  "set acknowledgeLossy: true with a reason, or choose lossless options for rules["
+                      + i
+                      + "]");
         }
         if (!rv.spokeToHub()) {
-          at.diagnostics().error(DiagnosticCode.LOSSY_NOT_ACKNOWLEDGED, first(resolved.spokePaths(), resolved.hubPaths()),
-              Scope.label(rule) + ": spoke->hub conversion is lossy but acknowledgeLossy is not set",
-              "set acknowledgeLossy: true with a reason, or choose lossless options for rules[" + i + "]");
+          at.diagnostics()
+              .error(
+                  DiagnosticCode.LOSSY_NOT_ACKNOWLEDGED,
+                  first(resolved.spokePaths(), resolved.hubPaths()),
+                  Scope.label(rule)
+                      + ": spoke->hub conversion is lossy but acknowledgeLossy is not set",
+                  "set acknowledgeLossy: true with a reason, or choose lossless options for rules["
+                      + i
+                      + "]");
         }
       }
       var h = resolved.hubToSpoke();
@@ -57,21 +86,39 @@ final class SpokeCompiler {
         var onHub = s.hub().lookup(when.path());
         var onSpoke = s.spokeSchema().lookup(when.path());
         if (!onHub.ok() || !onSpoke.ok()) {
-          at.diagnostics().error(DiagnosticCode.WHEN_INVALID, when.path().toString(),
-              Scope.label(rule) + ": when.path " + when.path() + " must resolve in both schemas: "
-                  + (onHub.ok() ? "spoke: " + onSpoke.error() : "hub: " + onHub.error()),
-              "gate on a field both versions declare");
+          at.diagnostics()
+              .error(
+                  DiagnosticCode.WHEN_INVALID,
+                  when.path().toString(),
+                  Scope.label(rule)
+                      + ": when.path "
+                      + when.path()
+                      + " must resolve in both schemas: "
+                      + (onHub.ok() ? "spoke: " + onSpoke.error() : "hub: " + onHub.error()),
+                  "gate on a field both versions declare");
           continue;
         }
-        at.diagnostics().warning(DiagnosticCode.WHEN_PARTIAL_COVERAGE, when.path().toString(),
-            Scope.label(rule) + ": applies only when " + when.path() + " equals " + when.equals()
-                + "; for other objects its fields are not written",
-            null);
+        at.diagnostics()
+            .warning(
+                DiagnosticCode.WHEN_PARTIAL_COVERAGE,
+                when.path().toString(),
+                Scope.label(rule)
+                    + ": applies only when "
+                    + when.path()
+                    + " equals "
+                    + when.equals()
+                    + "; for other objects its fields are not written",
+                null);
         h = h == null ? null : new Op.When(when.path(), when.equals(), h);
         b = b == null ? null : new Op.When(when.path(), when.equals(), b);
       }
       var location = at.diagnostics().ruleLocation();
-      var origin = new Origin(s.spoke(), location, rule.strategy().wireName(), first(resolved.hubPaths(), resolved.spokePaths()));
+      var origin =
+          new Origin(
+              s.spoke(),
+              location,
+              rule.strategy().wireName(),
+              first(resolved.hubPaths(), resolved.spokePaths()));
       if (h != null) {
         h2s.add(new Op.Located(origin, "hub->spoke", h));
       }
@@ -79,16 +126,30 @@ final class SpokeCompiler {
         s2h.add(new Op.Located(origin, "spoke->hub", b));
       }
       verdict = verdict.and(rv);
-      results.add(new RuleResult(i, rule.strategy(), resolved.hubPaths(), resolved.spokePaths(), rv,
-          rule.options().acknowledgeLossy()));
+      results.add(
+          new RuleResult(
+              i,
+              rule.strategy(),
+              resolved.hubPaths(),
+              resolved.spokePaths(),
+              rv,
+              rule.options().acknowledgeLossy()));
     }
     var uncoveredHub = new ArrayList<String>();
     var uncoveredSpoke = new ArrayList<String>();
     verdict = cover(s, h2s, s2h, verdict, uncoveredHub, uncoveredSpoke);
     var known = KnownTree.of(s.hub().root()).merge(KnownTree.of(s.spokeSchema().root()));
     var passthroughOrigin = new Origin(s.spoke(), "", "passthrough", "");
-    h2s.add(new Op.Located(passthroughOrigin, "hub->spoke", new Op.Passthrough(known, KnownTree.of(s.spokeSchema().root()))));
-    s2h.add(new Op.Located(passthroughOrigin, "spoke->hub", new Op.Passthrough(known, KnownTree.of(s.hub().root()))));
+    h2s.add(
+        new Op.Located(
+            passthroughOrigin,
+            "hub->spoke",
+            new Op.Passthrough(known, KnownTree.of(s.spokeSchema().root()))));
+    s2h.add(
+        new Op.Located(
+            passthroughOrigin,
+            "spoke->hub",
+            new Op.Passthrough(known, KnownTree.of(s.hub().root()))));
     return new Outcome(h2s, s2h, verdict, results, uncoveredHub, uncoveredSpoke);
   }
 
@@ -106,7 +167,8 @@ final class SpokeCompiler {
       case Rule.FromAnnotation r -> MetadataRules.fromAnnotation(s, i, r);
       case Rule.FromLabel r -> MetadataRules.fromLabel(s, i, r);
       case Rule.EnumRemap r -> ValueRules.enumRemap(s, i, r);
-      case Rule.DefaultValue r -> ValueRules.inject(s, i, r, r.path(), r.existsOn(), r.defaultValue());
+      case Rule.DefaultValue r ->
+          ValueRules.inject(s, i, r, r.path(), r.existsOn(), r.defaultValue());
       case Rule.Constant r -> ValueRules.inject(s, i, r, r.path(), r.existsOn(), r.value());
       case Rule.Delete r -> ValueRules.delete(s, i, r);
       case Rule.ForEach r -> forEach(s, i, r);
@@ -126,10 +188,21 @@ final class SpokeCompiler {
     };
   }
 
+  private static void claimQuietly(Scope s, int index, Rule rule) {
+    RulePaths.hub(rule).forEach(p -> s.hubClaims().claimSubtree(p, index));
+    RulePaths.spoke(rule).forEach(p -> s.spokeClaims().claimSubtree(p, index));
+  }
+
   private static Resolved notImplemented(Scope s, Rule r) {
-    s.diagnostics().error(DiagnosticCode.NOT_IMPLEMENTED, null,
-        Scope.label(r) + ": strategy " + r.strategy().wireName() + " is recognised but not implemented yet in this version of Versio",
-        "use a structural strategy for now, or keep the hand-written webhook for this target until it lands");
+    s.diagnostics()
+        .error(
+            DiagnosticCode.NOT_IMPLEMENTED,
+            null,
+            Scope.label(r)
+                + ": strategy "
+                + r.strategy().wireName()
+                + " is recognised but not implemented yet in this version of Versio",
+            "use a structural strategy for now, or keep the hand-written webhook for this target until it lands");
     return null;
   }
 
@@ -139,26 +212,48 @@ final class SpokeCompiler {
     if (hub == null || spoke == null) {
       return null;
     }
-    if (hub.items() == null || spoke.items() == null
-        || !Classification.of(hub.items()).structured() || !Classification.of(spoke.items()).structured()) {
-      s.diagnostics().error(DiagnosticCode.TYPE_MISMATCH, s.hubName(r.hubItemsPath()),
-          Scope.label(r) + ": both items paths must resolve to arrays of objects with declared properties ("
-              + s.hubName(r.hubItemsPath()) + ", " + s.spokeName(r.spokeItemsPath()) + ")",
-          "forEach works on arrays of objects; for arrays of scalars use listJoin/listSplit or typeCoerce on the whole field");
+    if (hub.items() == null
+        || spoke.items() == null
+        || !Classification.of(hub.items()).structured()
+        || !Classification.of(spoke.items()).structured()) {
+      s.diagnostics()
+          .error(
+              DiagnosticCode.TYPE_MISMATCH,
+              s.hubName(r.hubItemsPath()),
+              Scope.label(r)
+                  + ": both items paths must resolve to arrays of objects with declared properties ("
+                  + s.hubName(r.hubItemsPath())
+                  + ", "
+                  + s.spokeName(r.spokeItemsPath())
+                  + ")",
+              "forEach works on arrays of objects; for arrays of scalars use listJoin/listSplit or typeCoerce on the whole field");
       return null;
     }
-    if (!(s.claimHub(r, i, r.hubItemsPath(), true) & s.claimSpoke(r, i, r.spokeItemsPath(), true))) {
+    if (!(s.claimHub(r, i, r.hubItemsPath(), true)
+        & s.claimSpoke(r, i, r.spokeItemsPath(), true))) {
       return null;
     }
-    var nested = s.element(hub.items(), spoke.items(), r.hubItemsPath(), r.spokeItemsPath(), s.diagnostics());
+    var nested =
+        s.element(
+            hub.items(), spoke.items(), r.hubItemsPath(), r.spokeItemsPath(), s.diagnostics());
     var outcome = compile(nested, r.rules());
-    return new Resolved(new Op.ForEach(r.hubItemsPath(), r.spokeItemsPath(), outcome.hubToSpoke()),
-        new Op.ForEach(r.spokeItemsPath(), r.hubItemsPath(), outcome.spokeToHub()), outcome.verdict(),
-        List.of(s.hubName(r.hubItemsPath())), List.of(s.spokeName(r.spokeItemsPath())));
+    return new Resolved(
+        new Op.ForEach(r.hubItemsPath(), r.spokeItemsPath(), outcome.hubToSpoke()),
+        new Op.ForEach(r.spokeItemsPath(), r.hubItemsPath(), outcome.spokeToHub()),
+        outcome.verdict(),
+        List.of(s.hubName(r.hubItemsPath())),
+        List.of(s.spokeName(r.spokeItemsPath())));
   }
 
-  /** Auto-covers identical leaves and reports the rest; returns the verdict with coverage applied. */
-  private Verdict cover(Scope s, List<Op> h2s, List<Op> s2h, Verdict verdict, List<String> uncoveredHub,
+  /**
+   * Auto-covers identical leaves and reports the rest; returns the verdict with coverage applied.
+   */
+  private Verdict cover(
+      Scope s,
+      List<Op> h2s,
+      List<Op> s2h,
+      Verdict verdict,
+      List<String> uncoveredHub,
       List<String> uncoveredSpoke) {
     var d = s.depth() == 0 ? s.diagnostics().withoutRule() : s.diagnostics();
     boolean hubLossless = verdict.hubToSpoke();
@@ -168,7 +263,9 @@ final class SpokeCompiler {
         continue;
       }
       var twin = s.spokeSchema().leaf(leaf.path()).orElse(null);
-      if (twin != null && !s.spokeClaims().isClaimed(leaf.path()) && twin.shape().equals(leaf.shape())) {
+      if (twin != null
+          && !s.spokeClaims().isClaimed(leaf.path())
+          && twin.shape().equals(leaf.shape())) {
         s.hubClaims().claim(leaf.path(), -1);
         s.spokeClaims().claim(leaf.path(), -1);
         if (!leaf.path().throughItems()) {
@@ -198,19 +295,45 @@ final class SpokeCompiler {
     String message;
     String hint;
     if (twin != null && !twin.shape().equals(leaf.shape())) {
-      message = side + " field " + name + " is " + leaf.describe() + " but the " + other + " field of the same path is "
-          + twin.describe();
+      message =
+          side
+              + " field "
+              + name
+              + " is "
+              + leaf.describe()
+              + " but the "
+              + other
+              + " field of the same path is "
+              + twin.describe();
       hint = hintFor(leaf, twin);
     } else {
-      message = side + " field " + name + " is not covered by any rule and has no identical counterpart in the "
-          + other + " schema" + (leaf.construct() != null
-              ? " (sits inside a " + leaf.construct() + " schema construct the engine treats opaquely)" : "");
-      hint = side.equals("hub")
-          ? "add a rule that claims " + name + " (fieldRename to its new name, toAnnotation to keep it, or delete with acknowledgeLossy)"
-          : "add a rule that claims " + name + " (fieldRename from its old name, defaultValue/constant, fromAnnotation, or delete with acknowledgeLossy)";
+      message =
+          side
+              + " field "
+              + name
+              + " is not covered by any rule and has no identical counterpart in the "
+              + other
+              + " schema"
+              + (leaf.construct() != null
+                  ? " (sits inside a "
+                      + leaf.construct()
+                      + " schema construct the engine treats opaquely)"
+                  : "");
+      hint =
+          side.equals("hub")
+              ? "add a rule that claims "
+                  + name
+                  + " (fieldRename to its new name, toAnnotation to keep it, or delete with acknowledgeLossy)"
+              : "add a rule that claims "
+                  + name
+                  + " (fieldRename from its old name, defaultValue/constant, fromAnnotation, or delete with acknowledgeLossy)";
     }
     if (s.policy() == UnmappedFieldPolicy.WARN) {
-      d.warning(DiagnosticCode.UNCOVERED_FIELD_DROPPED, name, message + "; it is dropped by conversion (unmappedFieldPolicy: Warn)", hint);
+      d.warning(
+          DiagnosticCode.UNCOVERED_FIELD_DROPPED,
+          name,
+          message + "; it is dropped by conversion (unmappedFieldPolicy: Warn)",
+          hint);
       return true;
     }
     d.error(DiagnosticCode.UNCOVERED_FIELD, name, message, hint);
@@ -219,14 +342,19 @@ final class SpokeCompiler {
 
   private static String hintFor(Leaf leaf, Leaf twin) {
     if (leaf.path().throughItems()) {
-      var arrayPath = leaf.path().segments().subList(0, leaf.path().segments().indexOf(FieldPath.ITEMS));
-      return "add a forEach over " + String.join(".", arrayPath) + " with a rule for the element field";
+      var arrayPath =
+          leaf.path().segments().subList(0, leaf.path().segments().indexOf(FieldPath.ITEMS));
+      return "add a forEach over "
+          + String.join(".", arrayPath)
+          + " with a rule for the element field";
     }
     if (!leaf.node().enumValues().isEmpty() || !twin.node().enumValues().isEmpty()) {
       return "add an enumRemap rule for " + leaf.path();
     }
     if (leaf.kind() != twin.kind()) {
-      return "add a typeCoerce rule for " + leaf.path() + " (or another rule that converts its values)";
+      return "add a typeCoerce rule for "
+          + leaf.path()
+          + " (or another rule that converts its values)";
     }
     return "add a rule that converts " + leaf.path() + " between the two shapes";
   }

@@ -9,8 +9,13 @@ import java.util.Optional;
  * when the spoke has no errors.
  */
 public record SpokeReport(
-    String version, Verdict lossless, List<String> uncoveredHub, List<String> uncoveredSpoke,
-    List<RuleResult> ruleResults, List<Diagnostic> diagnostics, Optional<Plan> plan) {
+    String version,
+    Verdict lossless,
+    List<String> uncoveredHub,
+    List<String> uncoveredSpoke,
+    List<RuleResult> ruleResults,
+    List<Diagnostic> diagnostics,
+    Optional<Plan> plan) {
   public SpokeReport {
     uncoveredHub = List.copyOf(uncoveredHub);
     uncoveredSpoke = List.copyOf(uncoveredSpoke);

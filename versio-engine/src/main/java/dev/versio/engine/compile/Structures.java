@@ -14,7 +14,8 @@ final class Structures {
    * The first difference between the leaves under {@code hubPath} and under {@code spokePath}
    * (compared relative to those paths), or null when they have the same shape.
    */
-  static String firstDifference(FlatSchema hub, FieldPath hubPath, FlatSchema spoke, FieldPath spokePath) {
+  static String firstDifference(
+      FlatSchema hub, FieldPath hubPath, FlatSchema spoke, FieldPath spokePath) {
     var left = relative(hub, hubPath);
     var right = relative(spoke, spokePath);
     for (var e : left.entrySet()) {
@@ -29,7 +30,10 @@ final class Structures {
     }
     for (var e : right.entrySet()) {
       if (!left.containsKey(e.getKey())) {
-        return "spoke has" + (e.getKey().isEmpty() ? "" : " at " + e.getKey()) + " " + e.getValue().describe()
+        return "spoke has"
+            + (e.getKey().isEmpty() ? "" : " at " + e.getKey())
+            + " "
+            + e.getValue().describe()
             + " that the hub lacks";
       }
     }

@@ -46,23 +46,46 @@ final class ValueRules {
     if (r.onUnmappedSpokeValue() == OnUnknown.ERROR) {
       ok &= allMapped(s, r, "spoke", s.spokeName(r.path()), spoke, toHub.keySet());
     }
-    ok &= allAllowed(s, r, "spoke", s.spokeName(r.path()), spoke, r.mapping().stream().map(Rule.EnumMapping::spoke).toList());
-    ok &= allAllowed(s, r, "hub", s.hubName(r.path()), hub, r.mapping().stream().map(Rule.EnumMapping::hub).toList());
+    ok &=
+        allAllowed(
+            s,
+            r,
+            "spoke",
+            s.spokeName(r.path()),
+            spoke,
+            r.mapping().stream().map(Rule.EnumMapping::spoke).toList());
+    ok &=
+        allAllowed(
+            s,
+            r,
+            "hub",
+            s.hubName(r.path()),
+            hub,
+            r.mapping().stream().map(Rule.EnumMapping::hub).toList());
     if (!injective) {
-      s.diagnostics().warning(DiagnosticCode.ENUM_NOT_INJECTIVE, s.spokeName(r.path()),
-          Scope.label(r) + ": the mapping is not one-to-one, so spoke→hub cannot tell some hub values apart",
-          "map every hub value to its own spoke value");
+      s.diagnostics()
+          .warning(
+              DiagnosticCode.ENUM_NOT_INJECTIVE,
+              s.spokeName(r.path()),
+              Scope.label(r)
+                  + ": the mapping is not one-to-one, so spoke→hub cannot tell some hub values apart",
+              "map every hub value to its own spoke value");
     }
     if (!ok || !(s.claimHub(r, index, r.path(), false) & s.claimSpoke(r, index, r.path(), false))) {
       return null;
     }
-    return new Resolved(new Op.RemapEnum(r.path(), toSpoke, r.onUnmappedHubValue()),
+    return new Resolved(
+        new Op.RemapEnum(r.path(), toSpoke, r.onUnmappedHubValue()),
         new Op.RemapEnum(r.path(), toHub, r.onUnmappedSpokeValue()),
-        new Verdict(r.onUnmappedHubValue() == OnUnknown.ERROR, r.onUnmappedSpokeValue() == OnUnknown.ERROR && injective),
-        List.of(s.hubName(r.path())), List.of(s.spokeName(r.path())));
+        new Verdict(
+            r.onUnmappedHubValue() == OnUnknown.ERROR,
+            r.onUnmappedSpokeValue() == OnUnknown.ERROR && injective),
+        List.of(s.hubName(r.path())),
+        List.of(s.spokeName(r.path())));
   }
 
-  private static boolean allMapped(Scope s, Rule r, String side, String path, SchemaNode node, Set<String> mapped) {
+  private static boolean allMapped(
+      Scope s, Rule r, String side, String path, SchemaNode node, Set<String> mapped) {
     var missing = new ArrayList<String>();
     for (var value : node.enumValues()) {
       if (!mapped.contains(EnumKeys.of(value))) {
@@ -72,15 +95,29 @@ final class ValueRules {
     if (missing.isEmpty()) {
       return true;
     }
-    s.diagnostics().error(DiagnosticCode.ENUM_VALUE_UNMAPPED, path,
-        Scope.label(r) + ": the " + side + " enum of " + path + " allows " + String.join(", ", missing)
-            + " but the mapping does not map " + (missing.size() == 1 ? "it" : "them"),
-        "add mapping entries for " + String.join(", ", missing) + ", or set onUnmapped"
-            + (side.equals("hub") ? "Hub" : "Spoke") + "Value: Drop (lossy)");
+    s.diagnostics()
+        .error(
+            DiagnosticCode.ENUM_VALUE_UNMAPPED,
+            path,
+            Scope.label(r)
+                + ": the "
+                + side
+                + " enum of "
+                + path
+                + " allows "
+                + String.join(", ", missing)
+                + " but the mapping does not map "
+                + (missing.size() == 1 ? "it" : "them"),
+            "add mapping entries for "
+                + String.join(", ", missing)
+                + ", or set onUnmapped"
+                + (side.equals("hub") ? "Hub" : "Spoke")
+                + "Value: Drop (lossy)");
     return false;
   }
 
-  private static boolean allAllowed(Scope s, Rule r, String side, String path, SchemaNode node, List<JsonNode> written) {
+  private static boolean allAllowed(
+      Scope s, Rule r, String side, String path, SchemaNode node, List<JsonNode> written) {
     if (node.enumValues().isEmpty()) {
       return true;
     }
@@ -88,10 +125,19 @@ final class ValueRules {
     node.enumValues().forEach(v -> allowed.add(EnumKeys.of(v)));
     for (var value : written) {
       if (!allowed.contains(EnumKeys.of(value))) {
-        s.diagnostics().error(DiagnosticCode.ENUM_VALUE_UNMAPPED, path,
-            Scope.label(r) + ": the mapping writes " + value + " to " + side + " " + path
-                + ", which its enum does not allow",
-            "map to one of " + node.enumValues());
+        s.diagnostics()
+            .error(
+                DiagnosticCode.ENUM_VALUE_UNMAPPED,
+                path,
+                Scope.label(r)
+                    + ": the mapping writes "
+                    + value
+                    + " to "
+                    + side
+                    + " "
+                    + path
+                    + ", which its enum does not allow",
+                "map to one of " + node.enumValues());
         return false;
       }
     }
@@ -99,7 +145,8 @@ final class ValueRules {
   }
 
   /** DefaultValue and Constant: inject towards the declaring side, drop away from it. */
-  static Resolved inject(Scope s, int index, Rule r, FieldPath path, ExistsOn existsOn, JsonNode value) {
+  static Resolved inject(
+      Scope s, int index, Rule r, FieldPath path, ExistsOn existsOn, JsonNode value) {
     boolean onSpoke = existsOn == ExistsOn.SPOKE;
     var node = onSpoke ? s.spokeNode(r, path) : s.hubNode(r, path);
     if (node == null) {
@@ -107,8 +154,12 @@ final class ValueRules {
     }
     var problem = fitProblem(value, node);
     if (problem != null) {
-      s.diagnostics().error(DiagnosticCode.INVALID_PARAM, onSpoke ? s.spokeName(path) : s.hubName(path),
-          Scope.label(r) + ": the value " + value + " does not fit " + path + ": " + problem, null);
+      s.diagnostics()
+          .error(
+              DiagnosticCode.INVALID_PARAM,
+              onSpoke ? s.spokeName(path) : s.hubName(path),
+              Scope.label(r) + ": the value " + value + " does not fit " + path + ": " + problem,
+              null);
       return null;
     }
     if (onSpoke ? !s.claimSpoke(r, index, path, true) : !s.claimHub(r, index, path, true)) {
@@ -131,10 +182,17 @@ final class ValueRules {
     if (r.path().size() > 0) {
       var parent = schema.lookup(r.path().parent());
       if (parent.ok() && parent.node().isRequired(r.path().last())) {
-        s.diagnostics().warning(DiagnosticCode.DELETE_OF_REQUIRED_FIELD, name,
-            Scope.label(r) + ": " + name + " is required on the " + (onSpoke ? "spoke" : "hub")
-                + "; converted objects on that side will fail apiserver validation unless the schema also declares a default",
-            "use defaultValue instead of delete");
+        s.diagnostics()
+            .warning(
+                DiagnosticCode.DELETE_OF_REQUIRED_FIELD,
+                name,
+                Scope.label(r)
+                    + ": "
+                    + name
+                    + " is required on the "
+                    + (onSpoke ? "spoke" : "hub")
+                    + "; converted objects on that side will fail apiserver validation unless the schema also declares a default",
+                "use defaultValue instead of delete");
       }
     }
     if (onSpoke ? !s.claimSpoke(r, index, r.path(), true) : !s.claimHub(r, index, r.path(), true)) {
@@ -154,19 +212,23 @@ final class ValueRules {
     if (c.opaque() && c.kind() == LeafKind.UNKNOWN) {
       return null;
     }
-    var fits = switch (c.kind()) {
-      case STRING -> value.isTextual();
-      case INTEGER -> value.isIntegralNumber() || (value.isNumber() && value.decimalValue().stripTrailingZeros().scale() <= 0);
-      case NUMBER -> value.isNumber();
-      case BOOLEAN -> value.isBoolean();
-      case ARRAY -> value.isArray();
-      case OBJECT -> value.isObject();
-      case UNKNOWN -> true;
-    };
+    var fits =
+        switch (c.kind()) {
+          case STRING -> value.isTextual();
+          case INTEGER ->
+              value.isIntegralNumber()
+                  || (value.isNumber() && value.decimalValue().stripTrailingZeros().scale() <= 0);
+          case NUMBER -> value.isNumber();
+          case BOOLEAN -> value.isBoolean();
+          case ARRAY -> value.isArray();
+          case OBJECT -> value.isObject();
+          case UNKNOWN -> true;
+        };
     if (!fits) {
       return "the schema says " + c.kind().wireName();
     }
-    if (!node.enumValues().isEmpty() && node.enumValues().stream().noneMatch(v -> EnumKeys.of(v).equals(EnumKeys.of(value)))) {
+    if (!node.enumValues().isEmpty()
+        && node.enumValues().stream().noneMatch(v -> EnumKeys.of(v).equals(EnumKeys.of(value)))) {
       return "it is not one of the enum values " + node.enumValues();
     }
     return null;

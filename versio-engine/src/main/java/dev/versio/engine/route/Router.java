@@ -8,8 +8,8 @@ import dev.versio.engine.runtime.ConversionException;
 import java.util.Objects;
 
 /**
- * Converts objects between any two versions of one target, always through the hub (spoke→spoke
- * is spoke→hub→spoke). Sets {@code apiVersion} to {@code group/toVersion}; never mutates its input.
+ * Converts objects between any two versions of one target, always through the hub (spoke→spoke is
+ * spoke→hub→spoke). Sets {@code apiVersion} to {@code group/toVersion}; never mutates its input.
  */
 public final class Router {
   private final CompiledConfig config;
@@ -32,8 +32,8 @@ public final class Router {
    * Converts {@code object} from {@code from} to {@code to}. When they are equal the input itself
    * is returned, untouched.
    *
-   * @throws ConversionException naming the spoke, direction, rule and path of the first failure,
-   *     or the version that has no plan
+   * @throws ConversionException naming the spoke, direction, rule and path of the first failure, or
+   *     the version that has no plan
    */
   public JsonNode convert(JsonNode object, String from, String to) {
     if (from.equals(to)) {
@@ -57,8 +57,15 @@ public final class Router {
     var plan = config.plans().get(version);
     if (plan == null) {
       throw new ConversionException(
-          "no compiled plan for version " + version + " of " + config.target() + " (hub " + config.hubVersion()
-              + ", spokes " + String.join(", ", config.plans().keySet().stream().sorted().toList()) + ")");
+          "no compiled plan for version "
+              + version
+              + " of "
+              + config.target()
+              + " (hub "
+              + config.hubVersion()
+              + ", spokes "
+              + String.join(", ", config.plans().keySet().stream().sorted().toList())
+              + ")");
     }
     return plan;
   }

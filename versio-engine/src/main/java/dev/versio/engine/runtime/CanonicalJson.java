@@ -32,8 +32,12 @@ public final class CanonicalJson {
     try {
       return mapper.readTree(text);
     } catch (JsonProcessingException e) {
-      throw new OpFailure("value '" + abbreviate(text) + "' is not valid JSON (" + e.getOriginalMessage()
-          + "); write it JSON-encoded (e.g. a string with quotes) or use serialization: String");
+      throw new OpFailure(
+          "value '"
+              + abbreviate(text)
+              + "' is not valid JSON ("
+              + e.getOriginalMessage()
+              + "); write it JSON-encoded (e.g. a string with quotes) or use serialization: String");
     }
   }
 

@@ -1,9 +1,9 @@
 package dev.versio.engine.runtime;
 
 /**
- * A conversion that cannot be done faithfully. The message names the spoke, the direction, the
- * rule (index and strategy) and the path, e.g. {@code spoke v1, hub->spoke, rules[2] (EnumRemap)
- * at spec.tier: unmapped value "Gold"}.
+ * A conversion that cannot be done faithfully. The message names the spoke, the direction, the rule
+ * (index and strategy) and the path, e.g. {@code spoke v1, hub->spoke, rules[2] (EnumRemap) at
+ * spec.tier: unmapped value "Gold"}.
  */
 public final class ConversionException extends RuntimeException {
   private final Origin origin;

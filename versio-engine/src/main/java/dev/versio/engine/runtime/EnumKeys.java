@@ -3,8 +3,8 @@ package dev.versio.engine.runtime;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * Typed lookup keys for enum values: {@code "2"} (a string) and {@code 2} (a number) differ,
- * while {@code 2} and {@code 2.0} are the same number.
+ * Typed lookup keys for enum values: {@code "2"} (a string) and {@code 2} (a number) differ, while
+ * {@code 2} and {@code 2.0} are the same number.
  */
 public final class EnumKeys {
   private EnumKeys() {}

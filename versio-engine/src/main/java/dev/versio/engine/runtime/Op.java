@@ -109,7 +109,8 @@ public sealed interface Op {
   }
 
   /** Spreads a map's known keys into fields; other keys fail (ERROR) or are dropped (DROP). */
-  record ExpandFromMap(FieldPath from, Map<String, FieldPath> targets, OnUnknown onUnknown) implements Op {
+  record ExpandFromMap(FieldPath from, Map<String, FieldPath> targets, OnUnknown onUnknown)
+      implements Op {
     public ExpandFromMap {
       targets = Map.copyOf(targets);
     }
@@ -130,9 +131,14 @@ public sealed interface Op {
         if (target != null) {
           Tree.set(output, target, entry.getValue().deepCopy());
         } else if (onUnknown == OnUnknown.ERROR) {
-          throw new OpFailure("unexpected key '" + entry.getKey() + "' in " + from
-              + " (known keys: " + String.join(", ", targets.keySet().stream().sorted().toList())
-              + "); add a field for it or set the unknown-key policy to Drop");
+          throw new OpFailure(
+              "unexpected key '"
+                  + entry.getKey()
+                  + "' in "
+                  + from
+                  + " (known keys: "
+                  + String.join(", ", targets.keySet().stream().sorted().toList())
+                  + "); add a field for it or set the unknown-key policy to Drop");
         }
       }
     }
@@ -151,7 +157,12 @@ public sealed interface Op {
   }
 
   /** Stores a field's value in an annotation or label of the output. */
-  record Stash(FieldPath from, MetadataBucket bucket, String key, Serialization serialization, CanonicalJson json)
+  record Stash(
+      FieldPath from,
+      MetadataBucket bucket,
+      String key,
+      Serialization serialization,
+      CanonicalJson json)
       implements Op {
     public Stash {
       Objects.requireNonNull(json, "json");
@@ -166,8 +177,12 @@ public sealed interface Op {
       String text;
       if (serialization == Serialization.STRING) {
         if (!value.isTextual()) {
-          throw new OpFailure("serialization String needs a string at " + from + ", found " + kind(value)
-              + "; use serialization: JSON");
+          throw new OpFailure(
+              "serialization String needs a string at "
+                  + from
+                  + ", found "
+                  + kind(value)
+                  + "; use serialization: JSON");
         }
         text = value.asText();
       } else {
@@ -179,13 +194,19 @@ public sealed interface Op {
           throw new OpFailure(problem + " (from " + from + ")");
         }
       }
-      var metadata = Tree.parentForWrite(output, new FieldPath(List.of("metadata", bucket.key, key)));
+      var metadata =
+          Tree.parentForWrite(output, new FieldPath(List.of("metadata", bucket.key, key)));
       metadata.put(key, text);
     }
   }
 
   /** Reads an annotation or label of the input into a field, and removes it from the output. */
-  record Restore(MetadataBucket bucket, String key, FieldPath to, Serialization serialization, CanonicalJson json)
+  record Restore(
+      MetadataBucket bucket,
+      String key,
+      FieldPath to,
+      Serialization serialization,
+      CanonicalJson json)
       implements Op {
     @Override
     public void apply(JsonNode input, ObjectNode output) {
@@ -196,7 +217,10 @@ public sealed interface Op {
       if (!raw.isTextual()) {
         throw new OpFailure("metadata." + bucket.key + "['" + key + "'] is not a string");
       }
-      var value = serialization == Serialization.STRING ? EngineJson.nodes().textNode(raw.asText()) : json.read(raw.asText());
+      var value =
+          serialization == Serialization.STRING
+              ? EngineJson.nodes().textNode(raw.asText())
+              : json.read(raw.asText());
       Tree.set(output, to, value);
       StripMetadataKey.strip(output, bucket, key);
     }
@@ -216,7 +240,8 @@ public sealed interface Op {
   }
 
   /** Replaces an enum value through a typed lookup table. */
-  record RemapEnum(FieldPath path, Map<String, JsonNode> table, OnUnknown onUnmapped) implements Op {
+  record RemapEnum(FieldPath path, Map<String, JsonNode> table, OnUnknown onUnmapped)
+      implements Op {
     public RemapEnum {
       table = Map.copyOf(table);
     }
@@ -231,9 +256,13 @@ public sealed interface Op {
       if (mapped != null) {
         Tree.set(output, path, mapped.deepCopy());
       } else if (onUnmapped == OnUnknown.ERROR) {
-        throw new OpFailure("unmapped value " + value + " (mapped values: "
-            + String.join(", ", table.keySet().stream().map(EnumKeys::display).sorted().toList())
-            + "); add it to the mapping or set the unmapped-value policy to Drop");
+        throw new OpFailure(
+            "unmapped value "
+                + value
+                + " (mapped values: "
+                + String.join(
+                    ", ", table.keySet().stream().map(EnumKeys::display).sorted().toList())
+                + "); add it to the mapping or set the unmapped-value policy to Drop");
       }
     }
   }
@@ -268,15 +297,23 @@ public sealed interface Op {
       if (!from.equals(to)) {
         var existing = Tree.get(input, to);
         if (existing != null && (!existing.isArray() || existing.size() != source.size())) {
-          throw new OpFailure("length mismatch: " + from + " has " + source.size() + " elements but " + to
-              + " in the same object " + (existing.isArray() ? "has " + existing.size() : "is not an array"));
+          throw new OpFailure(
+              "length mismatch: "
+                  + from
+                  + " has "
+                  + source.size()
+                  + " elements but "
+                  + to
+                  + " in the same object "
+                  + (existing.isArray() ? "has " + existing.size() : "is not an array"));
         }
       }
       ArrayNode result = EngineJson.nodes().arrayNode(source.size());
       for (int i = 0; i < source.size(); i++) {
         var element = source.get(i);
         if (!element.isObject()) {
-          throw new OpFailure("element " + i + " of " + from + " is not an object (found " + kind(element) + ")");
+          throw new OpFailure(
+              "element " + i + " of " + from + " is not an object (found " + kind(element) + ")");
         }
         var converted = EngineJson.nodes().objectNode();
         for (var op : ops) {
@@ -317,7 +354,8 @@ public sealed interface Op {
       }
     }
 
-    private static void walk(JsonNode input, KnownTree known, KnownTree destination, ObjectNode parentOut, String key) {
+    private static void walk(
+        JsonNode input, KnownTree known, KnownTree destination, ObjectNode parentOut, String key) {
       var out = parentOut.get(key);
       var declaredHere = destination != null && destination.structured();
       var fields = input.fields();

@@ -23,8 +23,8 @@ final class Tree {
   }
 
   /**
-   * Writes {@code value} at {@code path}, creating missing parent objects and merging into
-   * existing ones. Fails when a parent exists but is not an object.
+   * Writes {@code value} at {@code path}, creating missing parent objects and merging into existing
+   * ones. Fails when a parent exists but is not an object.
    */
   static void set(ObjectNode root, FieldPath path, JsonNode value) {
     var parent = parentForWrite(root, path);
@@ -44,13 +44,21 @@ final class Tree {
         node = (ObjectNode) next;
       } else {
         throw new OpFailure(
-            "cannot write " + path + ": '" + String.join(".", segments.subList(0, i + 1)) + "' is a " + next.getNodeType().name().toLowerCase(Locale.ROOT) + ", not an object");
+            "cannot write "
+                + path
+                + ": '"
+                + String.join(".", segments.subList(0, i + 1))
+                + "' is a "
+                + next.getNodeType().name().toLowerCase(Locale.ROOT)
+                + ", not an object");
       }
     }
     return node;
   }
 
-  /** Removes {@code path} and then every parent map it leaves empty, stopping below {@code keep}. */
+  /**
+   * Removes {@code path} and then every parent map it leaves empty, stopping below {@code keep}.
+   */
   static void deletePruning(ObjectNode root, FieldPath path, int keepDepth) {
     for (int depth = path.size(); depth > keepDepth; depth--) {
       var current = path.segments().subList(0, depth);

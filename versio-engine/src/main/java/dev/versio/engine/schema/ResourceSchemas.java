@@ -5,10 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@link SchemaSource} adapters over the JSON of a native CRD ({@code apiextensions.k8s.io/v1})
- * and of a Crossplane v2 XRD ({@code apiextensions.crossplane.io/v2}). They read plain Jackson
- * trees, so the CLI (files) and the operator/webhook (objects from the API, serialized by the
- * client) share one adapter and the engine needs no Kubernetes client types.
+ * {@link SchemaSource} adapters over the JSON of a native CRD ({@code apiextensions.k8s.io/v1}) and
+ * of a Crossplane v2 XRD ({@code apiextensions.crossplane.io/v2}). They read plain Jackson trees,
+ * so the CLI (files) and the operator/webhook (objects from the API, serialized by the client)
+ * share one adapter and the engine needs no Kubernetes client types.
  */
 public final class ResourceSchemas {
   private ResourceSchemas() {}
@@ -16,7 +16,7 @@ public final class ResourceSchemas {
   /** Reads a CRD: {@code spec.versions[].{name, served, storage, schema.openAPIV3Schema}}. */
   public static SchemaSource crd(JsonNode crd) {
     requireKind(crd, "CustomResourceDefinition", "apiextensions.k8s.io/");
-    return source("CRD " + crd.path("metadata").path("name").asText("?"), versions(crd, "storage"), group(crd));
+    return source("CRD " + crd.path("metadata").path("name").asText("?"), versions(crd, "storage"));
   }
 
   /**
@@ -25,7 +25,8 @@ public final class ResourceSchemas {
    */
   public static SchemaSource xrd(JsonNode xrd) {
     requireKind(xrd, "CompositeResourceDefinition", "apiextensions.crossplane.io/");
-    return source("XRD " + xrd.path("metadata").path("name").asText("?"), versions(xrd, "referenceable"), group(xrd));
+    return source(
+        "XRD " + xrd.path("metadata").path("name").asText("?"), versions(xrd, "referenceable"));
   }
 
   /** The API group the resource's objects use ({@code spec.group}). */
@@ -41,11 +42,17 @@ public final class ResourceSchemas {
     var apiVersion = node.path("apiVersion").asText("");
     if (!actualKind.equals(kind) || !apiVersion.startsWith(apiVersionPrefix)) {
       throw new IllegalArgumentException(
-          "expected a " + kind + " (" + apiVersionPrefix + "*), found " + (actualKind.isEmpty() ? "no kind" : actualKind)
+          "expected a "
+              + kind
+              + " ("
+              + apiVersionPrefix
+              + "*), found "
+              + (actualKind.isEmpty() ? "no kind" : actualKind)
               + (apiVersion.isEmpty() ? "" : " (" + apiVersion + ")"));
     }
     if (!node.path("spec").path("versions").isArray()) {
-      throw new IllegalArgumentException(kind + " " + node.path("metadata").path("name").asText("?") + " has no spec.versions");
+      throw new IllegalArgumentException(
+          kind + " " + node.path("metadata").path("name").asText("?") + " has no spec.versions");
     }
   }
 
@@ -53,16 +60,17 @@ public final class ResourceSchemas {
     var out = new ArrayList<VersionSchema>();
     for (var v : definition.path("spec").path("versions")) {
       var schema = v.path("schema").path("openAPIV3Schema");
-      out.add(new VersionSchema(
-          v.path("name").asText(),
-          v.path("served").asBoolean(false),
-          v.path(storageFlag).asBoolean(false),
-          schema.isMissingNode() ? SchemaNode.empty() : SchemaNode.parse(schema)));
+      out.add(
+          new VersionSchema(
+              v.path("name").asText(),
+              v.path("served").asBoolean(false),
+              v.path(storageFlag).asBoolean(false),
+              schema.isMissingNode() ? SchemaNode.empty() : SchemaNode.parse(schema)));
     }
     return out;
   }
 
-  private static SchemaSource source(String description, List<VersionSchema> versions, String group) {
+  private static SchemaSource source(String description, List<VersionSchema> versions) {
     var copy = List.copyOf(versions);
     return new SchemaSource() {
       @Override
