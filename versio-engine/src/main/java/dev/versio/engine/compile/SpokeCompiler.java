@@ -320,13 +320,15 @@ final class SpokeCompiler {
                       + " schema construct the engine treats opaquely)"
                   : "");
       hint =
-          side.equals("hub")
-              ? "add a rule that claims "
-                  + name
-                  + " (fieldRename to its new name, toAnnotation to keep it, or delete with acknowledgeLossy)"
-              : "add a rule that claims "
-                  + name
-                  + " (fieldRename from its old name, defaultValue/constant, fromAnnotation, or delete with acknowledgeLossy)";
+          leaf.path().throughItems()
+              ? forEachHint(leaf)
+              : side.equals("hub")
+                  ? "add a rule that claims "
+                      + name
+                      + " (fieldRename to its new name, toAnnotation to keep it, or delete with acknowledgeLossy)"
+                  : "add a rule that claims "
+                      + name
+                      + " (fieldRename from its old name, defaultValue/constant, fromAnnotation, or delete with acknowledgeLossy)";
     }
     if (s.policy() == UnmappedFieldPolicy.WARN) {
       d.warning(
@@ -357,6 +359,14 @@ final class SpokeCompiler {
           + " (or another rule that converts its values)";
     }
     return "add a rule that converts " + leaf.path() + " between the two shapes";
+  }
+
+  private static String forEachHint(Leaf leaf) {
+    var arrayPath =
+        leaf.path().segments().subList(0, leaf.path().segments().indexOf(FieldPath.ITEMS));
+    return "add a forEach over "
+        + String.join(".", arrayPath)
+        + " with a rule for the element field";
   }
 
   private static String first(List<String> a, List<String> b) {

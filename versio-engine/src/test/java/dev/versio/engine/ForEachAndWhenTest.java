@@ -1,0 +1,236 @@
+package dev.versio.engine;
+
+import static dev.versio.engine.Fixtures.*;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.versio.engine.diagnostic.DiagnosticCode;
+import org.junit.jupiter.api.Test;
+
+class ForEachAndWhenTest {
+  private static final String HUB =
+      """
+      pools:
+        type: array
+        items:
+          type: object
+          properties:
+            vmSize: {type: string}
+            count: {type: integer}
+            taints:
+              type: array
+              items: {type: object, properties: {effectName: {type: string}, key: {type: string}}}
+      """;
+  private static final String SPOKE =
+      """
+      pools:
+        type: array
+        items:
+          type: object
+          properties:
+            size: {type: string}
+            count: {type: integer}
+            taints:
+              type: array
+              items: {type: object, properties: {effect: {type: string}, key: {type: string}}}
+      """;
+  private static final String TWO_LEVELS =
+      spokeRules(
+          """
+      - strategy: ForEach
+        forEach:
+          hubItemsPath: spec.pools
+          spokeItemsPath: spec.pools
+          rules:
+            - strategy: FieldRename
+              fieldRename: {hubPath: vmSize, spokePath: size}
+            - strategy: ForEach
+              forEach:
+                hubItemsPath: taints
+                spokeItemsPath: taints
+                rules:
+                  - strategy: FieldRename
+                    fieldRename: {hubPath: effectName, spokePath: effect}
+      """);
+
+  @Test
+  void twoNestedLevelsConvertEveryElementBothWays() {
+    var router = router(target(HUB, SPOKE), TWO_LEVELS);
+    var hub =
+        object(
+            """
+        spec:
+          pools:
+          - {vmSize: large, count: 2, taints: [{effectName: NoSchedule, key: gpu}]}
+          - {vmSize: small, count: 1}
+        """);
+    var spoke = router.convert(hub, "v2", "v1");
+    assertThat(spoke.path("spec"))
+        .isEqualTo(
+            object(
+                """
+        pools:
+        - {size: large, count: 2, taints: [{effect: NoSchedule, key: gpu}]}
+        - {size: small, count: 1}
+        """));
+    assertThat(router.convert(spoke, "v1", "v2").path("spec")).isEqualTo(hub.path("spec"));
+    assertThat(compiled(target(HUB, SPOKE), TWO_LEVELS).lossless()).isTrue();
+  }
+
+  @Test
+  void withoutForEachTheDifferingElementFieldsAreUncoveredWithAForEachHint() {
+    var diagnostics = rejected(target(HUB, SPOKE), spokeRules("[]"));
+    assertThat(diagnostics)
+        .anySatisfy(
+            d -> {
+              assertThat(d.path()).isEqualTo("spec.pools[].vmSize");
+              assertThat(d.hint()).contains("forEach over spec.pools");
+            });
+  }
+
+  @Test
+  void nestedUncoveredFieldsAreReportedWithTheirFullPathAndTheForEachLocation() {
+    var diagnostics =
+        rejected(
+            target(HUB, SPOKE),
+            spokeRules(
+                """
+        - strategy: ForEach
+          forEach:
+            hubItemsPath: spec.pools
+            spokeItemsPath: spec.pools
+            rules:
+              - strategy: FieldRename
+                fieldRename: {hubPath: vmSize, spokePath: size}
+        """));
+    assertThat(diagnostics)
+        .anySatisfy(
+            d -> {
+              assertThat(d.code()).isEqualTo(DiagnosticCode.UNCOVERED_FIELD);
+              assertThat(d.path()).isEqualTo("spec.pools[].taints[].effectName");
+              assertThat(d.ruleLocation()).isEqualTo("rules[0]");
+            });
+  }
+
+  @Test
+  void aThirdForEachLevelIsRejected() {
+    var diagnostics =
+        rejected(
+            target(HUB, SPOKE),
+            spokeRules(
+                """
+        - strategy: ForEach
+          forEach:
+            hubItemsPath: spec.pools
+            spokeItemsPath: spec.pools
+            rules:
+              - strategy: ForEach
+                forEach:
+                  hubItemsPath: taints
+                  spokeItemsPath: taints
+                  rules:
+                    - strategy: ForEach
+                      forEach: {hubItemsPath: x, spokeItemsPath: x, rules: []}
+        """));
+    assertThat(diagnostics)
+        .anySatisfy(
+            d -> {
+              assertThat(d.code()).isEqualTo(DiagnosticCode.FOREACH_TOO_DEEP);
+              assertThat(d.ruleLocation()).isEqualTo("rules[0].forEach.rules[0].forEach.rules[0]");
+            });
+  }
+
+  @Test
+  void anElementThatIsNotAnObjectOrASourceThatIsNotAnArrayFails() {
+    var router = router(target(HUB, SPOKE), TWO_LEVELS);
+    assertThatThrownBy(() -> router.convert(object("spec: {pools: [7]}"), "v2", "v1"))
+        .hasMessageContaining("rules[0] (ForEach)")
+        .hasMessageContaining("element 0 of spec.pools is not an object");
+    assertThatThrownBy(() -> router.convert(object("spec: {pools: {a: 1}}"), "v2", "v1"))
+        .hasMessageContaining("expected an array at spec.pools");
+  }
+
+  @Test
+  void aNestedFailureNamesTheNestedRule() {
+    var hub = "items: {type: array, items: {type: object, properties: {tier: {type: string}}}}";
+    var router =
+        router(
+            target(hub, hub),
+            spokeRules(
+                """
+        - strategy: ForEach
+          forEach:
+            hubItemsPath: spec.items
+            spokeItemsPath: spec.items
+            rules:
+              - strategy: EnumRemap
+                enumRemap: {path: tier, mapping: [{hub: A, spoke: a}]}
+        """));
+    assertThatThrownBy(
+            () -> router.convert(object("spec: {items: [{tier: A}, {tier: Z}]}"), "v2", "v1"))
+        .hasMessageContaining("rules[0].forEach.rules[0] (EnumRemap)")
+        .hasMessageContaining("unmapped value \"Z\"");
+  }
+
+  @Test
+  void whenAppliesTheRuleOnlyToMatchingObjectsAndWarnsAboutPartialCoverage() {
+    var target =
+        target(
+            "plan: {type: string}\nburstLimit: {type: integer}",
+            "plan: {type: string}\nburst: {type: integer}");
+    var config =
+        spokeRules(
+            """
+        - strategy: FieldRename
+          fieldRename: {hubPath: spec.burstLimit, spokePath: spec.burst}
+          when: {path: spec.plan, equals: enterprise}
+        """);
+    var router = router(target, config);
+    assertThat(
+            router
+                .convert(object("spec: {plan: enterprise, burstLimit: 9}"), "v2", "v1")
+                .path("spec"))
+        .isEqualTo(object("plan: enterprise\nburst: 9"));
+    assertThat(
+            router.convert(object("spec: {plan: basic, burstLimit: 9}"), "v2", "v1").path("spec"))
+        .isEqualTo(object("plan: basic"));
+    assertThat(compiled(target, config).warnings())
+        .extracting(d -> d.code())
+        .contains(DiagnosticCode.WHEN_PARTIAL_COVERAGE);
+  }
+
+  @Test
+  void whenComparesNumbersByValueButNeverAStringWithANumber() {
+    var target =
+        target(
+            "tier: {type: integer}\na: {type: string}", "tier: {type: integer}\nb: {type: string}");
+    var router =
+        router(
+            target,
+            spokeRules(
+                """
+        - strategy: FieldRename
+          fieldRename: {hubPath: spec.a, spokePath: spec.b}
+          when: {path: spec.tier, equals: 1}
+        """));
+    assertThat(router.convert(object("spec: {tier: 1.0, a: x}"), "v2", "v1").path("spec").has("b"))
+        .isTrue();
+    assertThat(router.convert(object("spec: {tier: '1', a: x}"), "v2", "v1").path("spec").has("b"))
+        .isFalse();
+  }
+
+  @Test
+  void whenPathMustExistInBothSchemas() {
+    var target = target("plan: {type: string}\na: {type: string}", "b: {type: string}");
+    var diagnostics =
+        rejected(
+            target,
+            spokeRules(
+                """
+        - strategy: FieldRename
+          fieldRename: {hubPath: spec.a, spokePath: spec.b}
+          when: {path: spec.plan, equals: x}
+        """));
+    assertThat(diagnostics).extracting(d -> d.code()).contains(DiagnosticCode.WHEN_INVALID);
+  }
+}
