@@ -14,12 +14,15 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 public final class EngineJson {
   private EngineJson() {}
 
+  // withExactBigDecimals is deprecated in favour of a mapper feature, but node factories made
+  // outside a mapper (EngineJson.nodes()) still need it to keep 1.50 as 1.50.
   /** A new mapper with exact number handling; callers may add formats (e.g. YAML) on top. */
   public static ObjectMapper newMapper() {
     return configure(JsonMapper.builder()).build();
   }
 
   /** Applies the engine's number settings to any Jackson mapper builder (JSON or YAML). */
+  @SuppressWarnings("deprecation")
   public static <M extends ObjectMapper, B extends MapperBuilder<M, B>> B configure(B builder) {
     return builder
         .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
@@ -28,6 +31,7 @@ public final class EngineJson {
   }
 
   /** Node factory for values the engine creates. */
+  @SuppressWarnings("deprecation")
   public static JsonNodeFactory nodes() {
     return JsonNodeFactory.withExactBigDecimals(true);
   }

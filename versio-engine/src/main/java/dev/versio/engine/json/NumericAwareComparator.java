@@ -1,8 +1,6 @@
 package dev.versio.engine.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.Iterator;
-import java.util.Map;
 
 /** Deep equality of JSON trees where numbers compare by value (1 == 1.0) at every depth. */
 final class NumericAwareComparator {
@@ -30,9 +28,7 @@ final class NumericAwareComparator {
       if (a.size() != b.size()) {
         return false;
       }
-      Iterator<Map.Entry<String, JsonNode>> fields = a.fields();
-      while (fields.hasNext()) {
-        var entry = fields.next();
+      for (var entry : a.properties()) {
         var other = b.get(entry.getKey());
         if (other == null || !equal(entry.getValue(), other)) {
           return false;

@@ -162,8 +162,8 @@ final class ParamsReader {
       return out;
     }
     value
-        .fields()
-        .forEachRemaining(
+        .properties()
+        .forEach(
             e -> {
               if (e.getValue().isTextual()) {
                 out.put(e.getKey(), e.getValue().asText());
@@ -210,7 +210,7 @@ final class ParamsReader {
       fail(key, block + "." + key + " must be a map", null);
       return out;
     }
-    value.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue()));
+    value.properties().forEach(e -> out.put(e.getKey(), e.getValue()));
     return out;
   }
 

@@ -117,7 +117,15 @@ public final class RuleParser {
     }
     var options = options(node, s, d);
     var params = new ParamsReader(node.get(s.paramsKey()), s.paramsKey(), d);
-    var rule = build(s, params, options, d, depth);
+    Rule rule;
+    try {
+      rule = build(s, params, options, d, depth);
+    } catch (NullPointerException | IllegalArgumentException e) {
+      if (params.ok()) {
+        throw e;
+      }
+      rule = null; // a record refused a missing value that is already reported
+    }
     params.rejectUnknownKeys();
     if (!params.ok() || options == null || !unknown.isEmpty() || rule == null) {
       return Optional.empty();
@@ -235,6 +243,8 @@ public final class RuleParser {
               o);
       case FROM_LABEL -> {
         var key = labelKey(p, d);
+        var spokePath = p.path("spokePath");
+        var stash = p.bool("stashOnReverse");
         var serialization = p.choice("serialization", Serialization.class, Serialization.STRING);
         if (serialization == Serialization.JSON) {
           d.error(
@@ -244,8 +254,7 @@ public final class RuleParser {
               "use serialization: String");
           yield null;
         }
-        yield new Rule.FromLabel(
-            p.path("spokePath"), key, serialization, p.bool("stashOnReverse"), o);
+        yield new Rule.FromLabel(spokePath, key, serialization, stash, o);
       }
       case ENUM_REMAP ->
           new Rule.EnumRemap(

@@ -124,9 +124,7 @@ public sealed interface Op {
       if (!value.isObject()) {
         throw new OpFailure("expected an object at " + from + ", found " + kind(value));
       }
-      var fields = value.fields();
-      while (fields.hasNext()) {
-        var entry = fields.next();
+      for (var entry : value.properties()) {
         var target = targets.get(entry.getKey());
         if (target != null) {
           Tree.set(output, target, entry.getValue().deepCopy());
@@ -343,9 +341,7 @@ public sealed interface Op {
       if (!input.isObject() || !known.structured()) {
         return;
       }
-      var fields = input.fields();
-      while (fields.hasNext()) {
-        var entry = fields.next();
+      for (var entry : input.properties()) {
         var child = known.children().get(entry.getKey());
         if (child != null && child.structured() && entry.getValue().isObject()) {
           var dest = destination.children().get(entry.getKey());
@@ -358,9 +354,7 @@ public sealed interface Op {
         JsonNode input, KnownTree known, KnownTree destination, ObjectNode parentOut, String key) {
       var out = parentOut.get(key);
       var declaredHere = destination != null && destination.structured();
-      var fields = input.fields();
-      while (fields.hasNext()) {
-        var entry = fields.next();
+      for (var entry : input.properties()) {
         var child = known.children().get(entry.getKey());
         if (child == null) {
           out = ensureObject(parentOut, key, out);
