@@ -248,4 +248,23 @@ class CoverageAndRoutingTest {
     assertThat(converted.path("spec").path("f").decimalValue().toPlainString())
         .isEqualTo("0.1000000000000000055511151231257827");
   }
+
+  @Test
+  void aStrategyOfTheNextMilestoneParsesButFailsCompileSayingItIsNotImplemented() {
+    var diagnostics =
+        rejected(
+            target("port: {type: string}", "port: {type: integer}"),
+            spokeRules(
+                """
+        - strategy: TypeCoerce
+          typeCoerce: {path: spec.port}
+        """));
+    assertThat(diagnostics)
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.code()).isEqualTo(DiagnosticCode.NOT_IMPLEMENTED);
+              assertThat(d.message()).contains("TypeCoerce");
+            });
+  }
 }
