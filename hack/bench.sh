@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs Versio's JMH benchmarks (not part of the test run). Arguments go to JMH, e.g.:
+#   hack/bench.sh CompileBenchmark -prof gc          # one benchmark with allocation figures
+#   hack/bench.sh -f 1 -wi 3 -i 5                    # everything, 1 fork, 3 warm-ups, 5 iterations
+#   hack/bench.sh --retained-heap 200 1000           # live heap per compiled leaf
+set -Eeuo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+. hack/lib/java.sh
+log=versio-bench/target/bench-build.log
+mkdir -p versio-bench/target
+echo "building the benchmarks..." >&2
+mvn -B -Dstyle.color=never -q -DskipTests -Dspotless.check.skip=true -pl versio-bench -am install >"$log" 2>&1 \
+  || { tail -n 30 "$log" >&2; exit 2; }
+mvn -B -Dstyle.color=never -q -pl versio-bench dependency:build-classpath -Dmdep.outputFile=target/classpath.txt >>"$log" 2>&1 \
+  || { tail -n 30 "$log" >&2; exit 2; }
+cp="versio-bench/target/classes:$(cat versio-bench/target/classpath.txt)"
+java=("$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED)
+if [ "${1:-}" = "--retained-heap" ]; then
+  shift
+  exec "${java[@]}" -Xmx2g -cp "$cp" dev.versio.bench.engine.RetainedHeapPerLeaf "$@"
+fi
+exec "${java[@]}" -cp "$cp" org.openjdk.jmh.Main "$@"

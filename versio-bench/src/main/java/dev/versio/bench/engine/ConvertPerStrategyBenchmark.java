@@ -1,0 +1,194 @@
+package dev.versio.bench.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.versio.engine.route.Router;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * Hub→spoke convert of a tiny object for each implemented strategy (reference:
+ * BenchmarkConvert_PerStrategy). Each case: hub spec properties, spoke spec properties, rules,
+ * spec.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class ConvertPerStrategyBenchmark {
+  record Case(String hub, String spoke, String rules, String spec) {}
+
+  static final Map<String, Case> CASES =
+      Map.ofEntries(
+          Map.entry(
+              "FieldRename",
+              new Case(
+                  "{a: {type: string}}",
+                  "{b: {type: string}}",
+                  "[{strategy: FieldRename, fieldRename: {hubPath: spec.a, spokePath: spec.b}}]",
+                  "{a: x}")),
+          Map.entry(
+              "ScalarToObject",
+              new Case(
+                  "{a: {type: string}}",
+                  "{b: {type: object, properties: {v: {type: string}}}}",
+                  "[{strategy: ScalarToObject, scalarToObject: {hubPath: spec.a, spokePath: spec.b, key: v}}]",
+                  "{a: x}")),
+          Map.entry(
+              "ObjectToScalar",
+              new Case(
+                  "{a: {type: object, properties: {v: {type: string}}}}",
+                  "{b: {type: string}}",
+                  "[{strategy: ObjectToScalar, objectToScalar: {hubPath: spec.a, spokePath: spec.b, key: v}}]",
+                  "{a: {v: x}}")),
+          Map.entry(
+              "SingletonArrayToObject",
+              new Case(
+                  "{a: {type: array, maxItems: 1, items: {type: object, properties: {v: {type: string}}}}}",
+                  "{b: {type: object, properties: {v: {type: string}}}}",
+                  "[{strategy: SingletonArrayToObject, singletonArrayToObject: {hubPath: spec.a, spokePath: spec.b}}]",
+                  "{a: [{v: x}]}")),
+          Map.entry(
+              "ObjectToSingletonArray",
+              new Case(
+                  "{a: {type: object, properties: {v: {type: string}}}}",
+                  "{b: {type: array, maxItems: 1, items: {type: object, properties: {v: {type: string}}}}}",
+                  "[{strategy: ObjectToSingletonArray, objectToSingletonArray: {hubPath: spec.a, spokePath: spec.b}}]",
+                  "{a: {v: x}}")),
+          Map.entry(
+              "FieldsToMap",
+              new Case(
+                  "{a: {type: string}, b: {type: string}}",
+                  "{m: {type: object, additionalProperties: {type: string}}}",
+                  "[{strategy: FieldsToMap, fieldsToMap: {hubPaths: [spec.a, spec.b], spokeMapPath: spec.m}}]",
+                  "{a: x, b: y}")),
+          Map.entry(
+              "MapToFields",
+              new Case(
+                  "{m: {type: object, additionalProperties: {type: string}}}",
+                  "{a: {type: string}, b: {type: string}}",
+                  "[{strategy: MapToFields, mapToFields: {hubMapPath: spec.m, spokePaths: [spec.a, spec.b]}}]",
+                  "{m: {a: x, b: y}}")),
+          Map.entry(
+              "ToAnnotation",
+              new Case(
+                  "{a: {type: string}}",
+                  "{}",
+                  "[{strategy: ToAnnotation, toAnnotation: {hubPath: spec.a, key: bench/a, restoreOnReverse: true}}]",
+                  "{a: x}")),
+          Map.entry(
+              "ToLabel",
+              new Case(
+                  "{a: {type: string}}",
+                  "{}",
+                  "[{strategy: ToLabel, toLabel: {hubPath: spec.a, key: bench/a, serialization: String, restoreOnReverse: true}}]",
+                  "{a: x}")),
+          Map.entry(
+              "FromAnnotation",
+              new Case(
+                  "{}",
+                  "{a: {type: string}}",
+                  "[{strategy: FromAnnotation, fromAnnotation: {spokePath: spec.a, key: bench/a, stashOnReverse: true}}]",
+                  "{}")),
+          Map.entry(
+              "FromLabel",
+              new Case(
+                  "{}",
+                  "{a: {type: string}}",
+                  "[{strategy: FromLabel, fromLabel: {spokePath: spec.a, key: bench/a, stashOnReverse: true}}]",
+                  "{}")),
+          Map.entry(
+              "EnumRemap",
+              new Case(
+                  "{t: {type: string, enum: [A, B]}}",
+                  "{t: {type: string, enum: [a, b]}}",
+                  "[{strategy: EnumRemap, enumRemap: {path: spec.t, mapping: [{hub: A, spoke: a}, {hub: B, spoke: b}]}}]",
+                  "{t: A}")),
+          Map.entry(
+              "DefaultValue",
+              new Case(
+                  "{}",
+                  "{d: {type: integer}}",
+                  "[{strategy: DefaultValue, defaultValue: {path: spec.d, existsOn: Spoke, default: 1}, acknowledgeLossy: true}]",
+                  "{}")),
+          Map.entry(
+              "Constant",
+              new Case(
+                  "{}",
+                  "{d: {type: integer}}",
+                  "[{strategy: Constant, constant: {path: spec.d, existsOn: Spoke, value: 1}, acknowledgeLossy: true}]",
+                  "{}")),
+          Map.entry(
+              "Delete",
+              new Case(
+                  "{d: {type: integer}}",
+                  "{}",
+                  "[{strategy: Delete, delete: {path: spec.d, existsOn: Hub}, acknowledgeLossy: true}]",
+                  "{d: 1}")),
+          Map.entry(
+              "ForEach",
+              new Case(
+                  "{l: {type: array, items: {type: object, properties: {a: {type: string}}}}}",
+                  "{l: {type: array, items: {type: object, properties: {b: {type: string}}}}}",
+                  "[{strategy: ForEach, forEach: {hubItemsPath: spec.l, spokeItemsPath: spec.l, rules: [{strategy: FieldRename, fieldRename: {hubPath: a, spokePath: b}}]}}]",
+                  "{l: [{a: x}, {a: y}]}")),
+          Map.entry(
+              "FieldRename+when",
+              new Case(
+                  "{p: {type: string}, a: {type: string}}",
+                  "{p: {type: string}, b: {type: string}}",
+                  "[{strategy: FieldRename, fieldRename: {hubPath: spec.a, spokePath: spec.b}, when: {path: spec.p, equals: on}}]",
+                  "{p: on, a: x}")));
+
+  @Param({
+    "FieldRename",
+    "ScalarToObject",
+    "ObjectToScalar",
+    "SingletonArrayToObject",
+    "ObjectToSingletonArray",
+    "FieldsToMap",
+    "MapToFields",
+    "ToAnnotation",
+    "ToLabel",
+    "FromAnnotation",
+    "FromLabel",
+    "EnumRemap",
+    "DefaultValue",
+    "Constant",
+    "Delete",
+    "ForEach",
+    "FieldRename+when"
+  })
+  public String strategy;
+
+  private Router router;
+  private JsonNode object;
+
+  @Setup
+  public void setUp() {
+    var c = CASES.get(strategy);
+    var config =
+        EngineBenchFixtures.config(
+            "hubVersion: v2\nspokes:\n- version: v1\n  rules: " + c.rules() + "\n");
+    var target =
+        EngineBenchFixtures.target(
+            EngineBenchFixtures.yaml(c.hub()), EngineBenchFixtures.yaml(c.spoke()));
+    router = new Router(EngineBenchFixtures.compile(config, target), "bench.example.test");
+    object =
+        EngineBenchFixtures.yaml(
+            "{apiVersion: bench.example.test/v2, kind: Bench, metadata: {name: b, annotations: {bench/a: '\"x\"'}, labels: {bench/a: x}}, spec: "
+                + c.spec()
+                + "}");
+  }
+
+  @Benchmark
+  public JsonNode hubToSpoke() {
+    return router.convert(object, "v2", "v1");
+  }
+}
