@@ -31,7 +31,12 @@ public record FieldPath(List<String> segments) {
               + dotted
               + "' has an index or wildcard; paths name object keys only (use forEach for array elements)");
     }
-    return new FieldPath(List.of(dotted.split("\\.", -1)));
+    var segments = dotted.split("\\.", -1);
+    for (int i = 0; i < segments.length; i++) {
+      // field names repeat across rules, schemas and plans: keep one copy of each
+      segments[i] = segments[i].intern();
+    }
+    return new FieldPath(List.of(segments));
   }
 
   public static FieldPath root() {

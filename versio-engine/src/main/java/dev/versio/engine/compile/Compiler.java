@@ -129,8 +129,7 @@ public final class Compiler {
                       spoke.version(),
                       outcome.hubToSpoke(),
                       outcome.spokeToHub(),
-                      outcome.verdict(),
-                      outcome.ruleResults()));
+                      outcome.verdict()));
       spokes.add(
           new SpokeReport(
               spoke.version(),

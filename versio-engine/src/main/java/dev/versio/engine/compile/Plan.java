@@ -3,30 +3,25 @@ package dev.versio.engine.compile;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.versio.engine.json.EngineJson;
-import dev.versio.engine.runtime.Op;
-import java.util.List;
+import dev.versio.engine.runtime.Steps;
 import java.util.Objects;
 
 /**
  * The compiled conversion between the hub and one spoke: immutable, pre-resolved ops per direction.
+ * Per-rule conclusions live in the {@link SpokeReport}, not here: a plan keeps only what converting
+ * needs, because thousands of plans stay in memory in every webhook replica.
  *
  * @param spoke the spoke version
  * @param hubToSpoke ops from hub to spoke
  * @param spokeToHub ops from spoke to hub
  * @param verdict whether each direction is lossless
- * @param ruleResults per-rule conclusions
  */
-public record Plan(
-    String spoke,
-    List<Op> hubToSpoke,
-    List<Op> spokeToHub,
-    Verdict verdict,
-    List<RuleResult> ruleResults) {
+public record Plan(String spoke, Steps hubToSpoke, Steps spokeToHub, Verdict verdict) {
   public Plan {
     Objects.requireNonNull(spoke, "spoke");
-    hubToSpoke = List.copyOf(hubToSpoke);
-    spokeToHub = List.copyOf(spokeToHub);
-    ruleResults = List.copyOf(ruleResults);
+    Objects.requireNonNull(hubToSpoke, "hubToSpoke");
+    Objects.requireNonNull(spokeToHub, "spokeToHub");
+    Objects.requireNonNull(verdict, "verdict");
   }
 
   /** Converts hub → spoke. The input is not modified; {@code apiVersion} is left to the caller. */
@@ -39,7 +34,7 @@ public record Plan(
     return run(spokeToHub, spokeObject);
   }
 
-  private static ObjectNode run(List<Op> ops, JsonNode input) {
+  private static ObjectNode run(Steps steps, JsonNode input) {
     var output = EngineJson.nodes().objectNode();
     if (input.has("kind")) {
       output.set("kind", input.get("kind").deepCopy());
@@ -50,9 +45,7 @@ public record Plan(
         metadata != null && metadata.isObject()
             ? metadata.deepCopy()
             : EngineJson.nodes().objectNode());
-    for (var op : ops) {
-      op.apply(input, output);
-    }
+    steps.apply(input, output);
     return output;
   }
 }

@@ -6,6 +6,7 @@ import dev.versio.engine.diagnostic.Diagnostics;
 import dev.versio.engine.rule.Rule;
 import dev.versio.engine.rule.UnmappedFieldPolicy;
 import dev.versio.engine.runtime.CanonicalJson;
+import dev.versio.engine.runtime.Origin;
 import dev.versio.engine.schema.FlatSchema;
 import dev.versio.engine.schema.SchemaNode;
 
@@ -25,6 +26,7 @@ record Scope(
     String spokePrefix,
     UnmappedFieldPolicy policy,
     int depth,
+    Origin parent,
     Diagnostics diagnostics,
     CanonicalJson json) {
 
@@ -47,12 +49,14 @@ record Scope(
         "",
         policy,
         0,
+        null,
         d,
         json);
   }
 
   /** The scope of one array element, for the nested rules of a {@code forEach}. */
   Scope element(
+      Origin forEach,
       SchemaNode hubItems,
       SchemaNode spokeItems,
       FieldPath hubItemsPath,
@@ -70,7 +74,25 @@ record Scope(
         spokePrefix + spokeItemsPath + "[].",
         policy,
         depth + 1,
+        forEach,
         nested,
+        json);
+  }
+
+  /** The same scope with diagnostics positioned at rule {@code index}. */
+  Scope atRule(int index) {
+    return new Scope(
+        spoke,
+        hub,
+        spokeSchema,
+        hubClaims,
+        spokeClaims,
+        hubPrefix,
+        spokePrefix,
+        policy,
+        depth,
+        parent,
+        diagnostics.atRule(index),
         json);
   }
 

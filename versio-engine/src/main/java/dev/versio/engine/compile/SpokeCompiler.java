@@ -8,6 +8,7 @@ import dev.versio.engine.rule.UnmappedFieldPolicy;
 import dev.versio.engine.runtime.KnownTree;
 import dev.versio.engine.runtime.Op;
 import dev.versio.engine.runtime.Origin;
+import dev.versio.engine.runtime.Steps;
 import dev.versio.engine.schema.Classification;
 import dev.versio.engine.schema.Leaf;
 import java.util.ArrayList;
@@ -21,33 +22,21 @@ import java.util.List;
 final class SpokeCompiler {
   /** The ops, verdict and findings of one rule list. */
   record Outcome(
-      List<Op> hubToSpoke,
-      List<Op> spokeToHub,
+      Steps hubToSpoke,
+      Steps spokeToHub,
       Verdict verdict,
       List<RuleResult> ruleResults,
       List<String> uncoveredHub,
       List<String> uncoveredSpoke) {}
 
   Outcome compile(Scope s, List<Rule> rules) {
-    var h2s = new ArrayList<Op>();
-    var s2h = new ArrayList<Op>();
+    var h2s = new StepList(HUB_TO_SPOKE);
+    var s2h = new StepList(SPOKE_TO_HUB);
     var results = new ArrayList<RuleResult>();
     var verdict = Verdict.LOSSLESS;
     for (int i = 0; i < rules.size(); i++) {
       var rule = rules.get(i);
-      var at =
-          new Scope(
-              s.spoke(),
-              s.hub(),
-              s.spokeSchema(),
-              s.hubClaims(),
-              s.spokeClaims(),
-              s.hubPrefix(),
-              s.spokePrefix(),
-              s.policy(),
-              s.depth(),
-              s.diagnostics().atRule(i),
-              s.json());
+      var at = s.atRule(i);
       var resolved = resolve(at, i, rule);
       if (resolved == null) {
         claimQuietly(
@@ -112,18 +101,12 @@ final class SpokeCompiler {
         h = h == null ? null : new Op.When(when.path(), when.equals(), h);
         b = b == null ? null : new Op.When(when.path(), when.equals(), b);
       }
-      var location = at.diagnostics().ruleLocation();
-      var origin =
-          new Origin(
-              s.spoke(),
-              location,
-              rule.strategy().wireName(),
-              first(resolved.hubPaths(), resolved.spokePaths()));
+      var origin = origin(s, i, rule);
       if (h != null) {
-        h2s.add(new Op.Located(origin, "hub->spoke", h));
+        h2s.add(h, origin);
       }
       if (b != null) {
-        s2h.add(new Op.Located(origin, "spoke->hub", b));
+        s2h.add(b, origin);
       }
       verdict = verdict.and(rv);
       results.add(
@@ -138,19 +121,12 @@ final class SpokeCompiler {
     var uncoveredHub = new ArrayList<String>();
     var uncoveredSpoke = new ArrayList<String>();
     verdict = cover(s, h2s, s2h, verdict, uncoveredHub, uncoveredSpoke);
-    var known = KnownTree.of(s.hub().root()).merge(KnownTree.of(s.spokeSchema().root()));
-    var passthroughOrigin = new Origin(s.spoke(), "", "passthrough", "");
-    h2s.add(
-        new Op.Located(
-            passthroughOrigin,
-            "hub->spoke",
-            new Op.Passthrough(known, KnownTree.of(s.spokeSchema().root()))));
-    s2h.add(
-        new Op.Located(
-            passthroughOrigin,
-            "spoke->hub",
-            new Op.Passthrough(known, KnownTree.of(s.hub().root()))));
-    return new Outcome(h2s, s2h, verdict, results, uncoveredHub, uncoveredSpoke);
+    var hubTree = KnownTree.of(s.hub().root());
+    var spokeTree = KnownTree.of(s.spokeSchema().root());
+    var passthrough = new Origin(s.spoke(), s.parent(), -1, "passthrough", null);
+    h2s.add(new Op.Passthrough(hubTree, spokeTree), passthrough);
+    s2h.add(new Op.Passthrough(spokeTree, hubTree), passthrough);
+    return new Outcome(h2s.build(), s2h.build(), verdict, results, uncoveredHub, uncoveredSpoke);
   }
 
   private Resolved resolve(Scope s, int i, Rule rule) {
@@ -235,7 +211,12 @@ final class SpokeCompiler {
     }
     var nested =
         s.element(
-            hub.items(), spoke.items(), r.hubItemsPath(), r.spokeItemsPath(), s.diagnostics());
+            origin(s, i, r),
+            hub.items(),
+            spoke.items(),
+            r.hubItemsPath(),
+            r.spokeItemsPath(),
+            s.diagnostics());
     var outcome = compile(nested, r.rules());
     return new Resolved(
         new Op.ForEach(r.hubItemsPath(), r.spokeItemsPath(), outcome.hubToSpoke()),
@@ -250,8 +231,8 @@ final class SpokeCompiler {
    */
   private Verdict cover(
       Scope s,
-      List<Op> h2s,
-      List<Op> s2h,
+      StepList h2s,
+      StepList s2h,
       Verdict verdict,
       List<String> uncoveredHub,
       List<String> uncoveredSpoke) {
@@ -269,9 +250,11 @@ final class SpokeCompiler {
         s.hubClaims().claim(leaf.path(), -1);
         s.spokeClaims().claim(leaf.path(), -1);
         if (!leaf.path().throughItems()) {
-          var at = new Origin(s.spoke(), "", "identity", s.hubName(leaf.path()));
-          h2s.add(new Op.Located(at, "hub->spoke", new Op.Copy(leaf.path(), leaf.path())));
-          s2h.add(new Op.Located(at, "spoke->hub", new Op.Copy(leaf.path(), leaf.path())));
+          // one op and one origin serve both directions: identity is direction-agnostic
+          var copy = new Op.Copy(leaf.path(), leaf.path());
+          var at = new Origin(s.spoke(), s.parent(), -1, "identity", leaf.path());
+          h2s.add(copy, at);
+          s2h.add(copy, at);
         }
         continue;
       }
@@ -359,6 +342,36 @@ final class SpokeCompiler {
           + " (or another rule that converts its values)";
     }
     return "add a rule that converts " + leaf.path() + " between the two shapes";
+  }
+
+  private static final String HUB_TO_SPOKE = "hub->spoke";
+  private static final String SPOKE_TO_HUB = "spoke->hub";
+
+  private static Origin origin(Scope s, int index, Rule rule) {
+    var hub = RulePaths.hub(rule);
+    var spoke = RulePaths.spoke(rule);
+    var path = !hub.isEmpty() ? hub.getFirst() : (!spoke.isEmpty() ? spoke.getFirst() : null);
+    return new Origin(s.spoke(), s.parent(), index, rule.strategy().wireName(), path);
+  }
+
+  /** Ops of one direction with their origins, in order. */
+  private static final class StepList {
+    private final String direction;
+    private final List<Op> ops = new ArrayList<>();
+    private final List<Origin> origins = new ArrayList<>();
+
+    StepList(String direction) {
+      this.direction = direction;
+    }
+
+    void add(Op op, Origin origin) {
+      ops.add(op);
+      origins.add(origin);
+    }
+
+    Steps build() {
+      return new Steps(direction, ops, origins);
+    }
   }
 
   private static String forEachHint(Leaf leaf) {

@@ -2,43 +2,46 @@ package dev.versio.engine.runtime;
 
 import dev.versio.engine.schema.Classification;
 import dev.versio.engine.schema.SchemaNode;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.Arrays;
 
 /**
- * The object keys the schemas declare, as a tree. Passthrough copies keys that are <em>not</em> in
- * it; a terminal node (scalar, array, map, opaque, empty object) is never descended into.
- *
- * @param children declared properties of a structured object; empty for terminal nodes
- * @param structured whether the node is an object with declared properties
+ * The object keys a schema declares, as a compact tree (sorted name array, binary search).
+ * Passthrough copies keys that are <em>not</em> in it; a terminal node (scalar, array, map, opaque,
+ * empty object) is never descended into.
  */
-public record KnownTree(Map<String, KnownTree> children, boolean structured) {
-  public KnownTree {
-    children = Collections.unmodifiableMap(new LinkedHashMap<>(children));
-  }
+public final class KnownTree {
+  private static final KnownTree TERMINAL = new KnownTree(new String[0], new KnownTree[0], false);
 
-  static final KnownTree TERMINAL = new KnownTree(Map.of(), false);
+  private final String[] names;
+  private final KnownTree[] children;
+  private final boolean structured;
+
+  private KnownTree(String[] names, KnownTree[] children, boolean structured) {
+    this.names = names;
+    this.children = children;
+    this.structured = structured;
+  }
 
   public static KnownTree of(SchemaNode node) {
     if (!Classification.of(node).structured()) {
       return TERMINAL;
     }
-    var children = new LinkedHashMap<String, KnownTree>();
-    node.properties().forEach((k, v) -> children.put(k, of(v)));
-    return new KnownTree(children, true);
+    var names = node.properties().keySet().stream().sorted().toArray(String[]::new);
+    var children = new KnownTree[names.length];
+    for (int i = 0; i < names.length; i++) {
+      children[i] = of(node.properties().get(names[i]));
+    }
+    return new KnownTree(names, children, true);
   }
 
-  /** The union of two trees: a key known on either side is known. */
-  public KnownTree merge(KnownTree other) {
-    if (!structured) {
-      return other.structured ? other : this;
-    }
-    if (!other.structured) {
-      return this;
-    }
-    var children = new LinkedHashMap<>(this.children);
-    other.children.forEach((k, v) -> children.merge(k, v, KnownTree::merge));
-    return new KnownTree(children, true);
+  /** Whether this node is an object with declared properties. */
+  public boolean structured() {
+    return structured;
+  }
+
+  /** The declared child {@code name}, or null when it is not declared. */
+  public KnownTree child(String name) {
+    int i = Arrays.binarySearch(names, name);
+    return i < 0 ? null : children[i];
   }
 }

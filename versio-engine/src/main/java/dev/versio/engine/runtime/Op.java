@@ -278,10 +278,7 @@ public sealed interface Op {
   }
 
   /** Converts every element of an array with nested ops; the result replaces the destination. */
-  record ForEach(FieldPath from, FieldPath to, List<Op> ops) implements Op {
-    public ForEach {
-      ops = List.copyOf(ops);
-    }
+  record ForEach(FieldPath from, FieldPath to, Steps steps) implements Op {
 
     @Override
     public void apply(JsonNode input, ObjectNode output) {
@@ -314,9 +311,7 @@ public sealed interface Op {
               "element " + i + " of " + from + " is not an object (found " + kind(element) + ")");
         }
         var converted = EngineJson.nodes().objectNode();
-        for (var op : ops) {
-          op.apply(element, converted);
-        }
+        steps.apply(element, converted);
         result.add(converted);
       }
       Tree.set(output, to, result);
@@ -334,41 +329,51 @@ public sealed interface Op {
     }
   }
 
-  /** Copies every key that no schema declares (below the top level), untouched. */
-  record Passthrough(KnownTree known, KnownTree destination) implements Op {
+  /**
+   * Copies every key that neither schema declares (below the top level), untouched. A key is known
+   * when the source or the other schema declares it; {@code destination} is the schema written to
+   * (an empty object it declares stays an empty object).
+   */
+  record Passthrough(KnownTree source, KnownTree other) implements Op {
     @Override
     public void apply(JsonNode input, ObjectNode output) {
-      if (!input.isObject() || !known.structured()) {
+      if (!input.isObject()) {
         return;
       }
       for (var entry : input.properties()) {
-        var child = known.children().get(entry.getKey());
-        if (child != null && child.structured() && entry.getValue().isObject()) {
-          var dest = destination.children().get(entry.getKey());
-          walk(entry.getValue(), child, dest, output, entry.getKey());
+        var mine = source.child(entry.getKey());
+        var theirs = other.child(entry.getKey());
+        if (entry.getValue().isObject() && (isStructured(mine) || isStructured(theirs))) {
+          walk(entry.getValue(), mine, theirs, output, entry.getKey());
         }
       }
     }
 
+    private static boolean isStructured(KnownTree tree) {
+      return tree != null && tree.structured();
+    }
+
+    /** {@code other} is also the destination schema. */
     private static void walk(
-        JsonNode input, KnownTree known, KnownTree destination, ObjectNode parentOut, String key) {
+        JsonNode input, KnownTree mine, KnownTree theirs, ObjectNode parentOut, String key) {
       var out = parentOut.get(key);
-      var declaredHere = destination != null && destination.structured();
+      var declaredHere = isStructured(theirs);
       for (var entry : input.properties()) {
-        var child = known.children().get(entry.getKey());
-        if (child == null) {
+        var childMine = isStructured(mine) ? mine.child(entry.getKey()) : null;
+        var childTheirs = declaredHere ? theirs.child(entry.getKey()) : null;
+        if (childMine == null && childTheirs == null) {
           out = ensureObject(parentOut, key, out);
           if (out == null) {
             return;
           }
           ((ObjectNode) out).set(entry.getKey(), entry.getValue().deepCopy());
-        } else if (child.structured() && entry.getValue().isObject()) {
-          var dest = declaredHere ? destination.children().get(entry.getKey()) : null;
+        } else if (entry.getValue().isObject()
+            && (isStructured(childMine) || isStructured(childTheirs))) {
           out = ensureObject(parentOut, key, out);
           if (out == null) {
             return;
           }
-          walk(entry.getValue(), child, dest, (ObjectNode) out, entry.getKey());
+          walk(entry.getValue(), childMine, childTheirs, (ObjectNode) out, entry.getKey());
         }
       }
       if (declaredHere && out == null && input.isEmpty()) {
@@ -384,20 +389,6 @@ public sealed interface Op {
         return parent.putObject(key);
       }
       return current.isObject() ? current : null;
-    }
-  }
-
-  /** Binds an op to its rule for error messages. */
-  record Located(Origin origin, String direction, Op op) implements Op {
-    @Override
-    public void apply(JsonNode input, ObjectNode output) {
-      try {
-        op.apply(input, output);
-      } catch (OpFailure e) {
-        throw new ConversionException(origin, direction, e.getMessage());
-      } catch (ConversionException e) {
-        throw e;
-      }
     }
   }
 

@@ -67,7 +67,9 @@ public record SchemaNode(
           "a schema node must be an object, found " + node.getNodeType());
     }
     var props = new LinkedHashMap<String, SchemaNode>();
-    node.path("properties").properties().forEach(e -> props.put(e.getKey(), parse(e.getValue())));
+    node.path("properties")
+        .properties()
+        .forEach(e -> props.put(e.getKey().intern(), parse(e.getValue())));
     var required = new ArrayList<String>();
     node.path("required").forEach(r -> required.add(r.asText()));
     var enums = new ArrayList<JsonNode>();
