@@ -1,8 +1,8 @@
 package dev.versio.engine.schema;
 
 import dev.versio.engine.FieldPath;
-import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,45 +18,45 @@ import java.util.Optional;
 public final class FlatSchema {
   private final SchemaNode root;
   private final Map<FieldPath, Leaf> leaves;
+  private final List<Leaf> ordered;
+  // [first, end) positions in `ordered` of the leaves at or below every node: flattening is
+  // depth-first, so a subtree is one contiguous run and subtree() costs O(size of the subtree).
+  private final Map<FieldPath, int[]> ranges;
 
-  private FlatSchema(SchemaNode root, Map<FieldPath, Leaf> leaves) {
+  private FlatSchema(SchemaNode root, Map<FieldPath, Leaf> leaves, Map<FieldPath, int[]> ranges) {
     this.root = root;
     this.leaves = Collections.unmodifiableMap(leaves);
+    this.ordered = List.copyOf(leaves.values());
+    this.ranges = ranges;
   }
 
   /** Flattens {@code root} (the whole object schema, or one array element's schema). */
   public static FlatSchema of(SchemaNode root) {
     var leaves = new LinkedHashMap<FieldPath, Leaf>();
-    var c = Classification.of(root);
-    if (c.structured()) {
-      flattenProperties(root, FieldPath.root(), leaves);
-    } else if (!c.empty()) {
-      leaves.put(FieldPath.root(), new Leaf(FieldPath.root(), root, c, false));
-    }
-    return new FlatSchema(root, leaves);
-  }
-
-  private static void flattenProperties(
-      SchemaNode object, FieldPath prefix, Map<FieldPath, Leaf> out) {
-    for (var e : object.properties().entrySet()) {
-      flatten(e.getValue(), prefix.child(e.getKey()), object.isRequired(e.getKey()), out);
-    }
+    var ranges = new HashMap<FieldPath, int[]>();
+    flatten(root, FieldPath.root(), false, leaves, ranges);
+    return new FlatSchema(root, leaves, ranges);
   }
 
   private static void flatten(
-      SchemaNode node, FieldPath path, boolean required, Map<FieldPath, Leaf> out) {
+      SchemaNode node,
+      FieldPath path,
+      boolean required,
+      Map<FieldPath, Leaf> out,
+      Map<FieldPath, int[]> ranges) {
+    int first = out.size();
     var c = Classification.of(node);
     if (c.structured()) {
-      flattenProperties(node, path, out);
-      return;
+      for (var e : node.properties().entrySet()) {
+        flatten(e.getValue(), path.child(e.getKey()), node.isRequired(e.getKey()), out, ranges);
+      }
+    } else if (!c.empty()) {
+      out.put(path, new Leaf(path, node, c, required, Shape.of(node)));
+      if (c.kind() == LeafKind.ARRAY && !c.opaque()) {
+        flatten(node.items(), path.child(FieldPath.ITEMS), false, out, ranges);
+      }
     }
-    if (c.empty()) {
-      return;
-    }
-    out.put(path, new Leaf(path, node, c, required));
-    if (c.kind() == LeafKind.ARRAY && !c.opaque()) {
-      flatten(node.items(), path.child(FieldPath.ITEMS), false, out);
-    }
+    ranges.put(path, new int[] {first, out.size()});
   }
 
   public SchemaNode root() {
@@ -74,13 +74,8 @@ public final class FlatSchema {
 
   /** The leaves at or below {@code path} (for subtree claims and structural comparison). */
   public List<Leaf> subtree(FieldPath path) {
-    var out = new ArrayList<Leaf>();
-    for (var leaf : leaves.values()) {
-      if (leaf.path().startsWith(path)) {
-        out.add(leaf);
-      }
-    }
-    return out;
+    var range = ranges.get(path);
+    return range == null ? List.of() : ordered.subList(range[0], range[1]);
   }
 
   /**

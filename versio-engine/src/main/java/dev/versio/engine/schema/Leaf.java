@@ -11,13 +11,19 @@ import java.util.Objects;
  * @param node the schema node at that path
  * @param classification how the node is treated
  * @param required whether the parent lists it in {@code required}
+ * @param shape a canonical text of everything that makes two leaves interchangeable ({@link Shape})
  */
 public record Leaf(
-    FieldPath path, SchemaNode node, Classification classification, boolean required) {
+    FieldPath path,
+    SchemaNode node,
+    Classification classification,
+    boolean required,
+    String shape) {
   public Leaf {
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(node, "node");
     Objects.requireNonNull(classification, "classification");
+    Objects.requireNonNull(shape, "shape");
   }
 
   public LeafKind kind() {
@@ -31,11 +37,6 @@ public record Leaf(
   /** The combinator that made this leaf opaque ({@code oneOf}, {@code $ref}, ...), or null. */
   public String construct() {
     return node.construct();
-  }
-
-  /** A canonical text of everything that makes two leaves interchangeable (see {@link Shape}). */
-  public String shape() {
-    return Shape.of(node);
   }
 
   /** A short human description, e.g. {@code string enum [A, B]} or {@code map of integer}. */
