@@ -56,9 +56,9 @@ public record FieldPath(List<String> segments) {
   }
 
   public FieldPath child(String segment) {
-    var list = new ArrayList<>(segments);
-    list.add(segment);
-    return new FieldPath(list);
+    var array = segments.toArray(new String[segments.size() + 1]);
+    array[segments.size()] = segment;
+    return new FieldPath(List.of(array));
   }
 
   public FieldPath parent() {

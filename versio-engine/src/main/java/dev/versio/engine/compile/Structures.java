@@ -16,6 +16,15 @@ final class Structures {
    */
   static String firstDifference(
       FlatSchema hub, FieldPath hubPath, FlatSchema spoke, FieldPath spokePath) {
+    var hubLeaves = hub.subtree(hubPath);
+    var spokeLeaves = spoke.subtree(spokePath);
+    if (hubLeaves.size() == 1
+        && spokeLeaves.size() == 1
+        && hubLeaves.getFirst().path().equals(hubPath)
+        && spokeLeaves.getFirst().path().equals(spokePath)
+        && hubLeaves.getFirst().shape().equals(spokeLeaves.getFirst().shape())) {
+      return null; // the common case: two single leaves of one shape
+    }
     var left = relative(hub, hubPath);
     var right = relative(spoke, spokePath);
     for (var e : left.entrySet()) {

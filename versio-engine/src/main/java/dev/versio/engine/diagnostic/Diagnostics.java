@@ -27,6 +27,9 @@ public final class Diagnostics {
    * The same collector, positioned at rule {@code index} (nested below the current rule, if any).
    */
   public Diagnostics atRule(int index) {
+    if (rule.isEmpty()) {
+      return new Diagnostics(spoke, List.of(index), sink);
+    }
     var nested = new ArrayList<>(rule);
     nested.add(index);
     return new Diagnostics(spoke, nested, sink);

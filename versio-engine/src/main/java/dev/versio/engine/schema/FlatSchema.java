@@ -85,8 +85,9 @@ public final class FlatSchema {
    */
   public Lookup lookup(FieldPath path) {
     var node = root;
-    var walked = FieldPath.root();
-    for (var segment : path.segments()) {
+    for (int i = 0; i < path.size(); i++) {
+      var segment = path.segments().get(i);
+      var walked = new FieldPath(path.segments().subList(0, i));
       var c = Classification.of(node);
       if (!c.structured()) {
         return Lookup.failure(
@@ -97,8 +98,8 @@ public final class FlatSchema {
                 + ", not an object with declared properties");
       }
       var next = node.properties().get(segment);
-      walked = walked.child(segment);
       if (next == null) {
+        walked = walked.child(segment);
         return Lookup.failure(
             "'"
                 + walked

@@ -13,8 +13,10 @@ public enum LeafKind {
   /** No usable {@code type}: int-or-string, combinators, untyped nodes. */
   UNKNOWN;
 
+  private final String wireName = name().toLowerCase(Locale.ROOT);
+
   public String wireName() {
-    return name().toLowerCase(Locale.ROOT);
+    return wireName;
   }
 
   public boolean isScalar() {

@@ -18,6 +18,13 @@ public final class Shape {
   /** The canonical shape text of a node (array items are compared as separate leaves). */
   public static String of(SchemaNode node) {
     var c = Classification.of(node);
+    if (!c.opaque()
+        && node.enumValues().isEmpty()
+        && node.construct() == null
+        && !node.intOrString()
+        && !node.preserveUnknownFields()) {
+      return c.kind().wireName(); // the common case, without building a string
+    }
     var sb = new StringBuilder(c.kind().wireName());
     if (c.opaque()) {
       sb.append(" opaque");
