@@ -10,7 +10,8 @@ import java.util.List;
  * leaves} leaves each (one FieldRename per leaf), holds them all, forces full GCs and compares used
  * heap before and after. Allocation rate cannot answer this; only live heap can.
  *
- * <p>Usage: {@code java ... RetainedHeapPerLeaf [count=200] [leaves=1000]}
+ * <p>Usage: {@code java ... RetainedHeapPerLeaf [count=200] [leaves=1000] [shared]}; with {@code
+ * shared}, all plans compile one parsed config, so the paths they share with it are not counted.
  */
 public final class RetainedHeapPerLeaf {
   private RetainedHeapPerLeaf() {}
@@ -18,6 +19,8 @@ public final class RetainedHeapPerLeaf {
   public static void main(String[] args) throws InterruptedException {
     int count = args.length > 0 ? Integer.parseInt(args[0]) : 200;
     int leaves = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
+    var shared =
+        args.length > 2 && args[2].equals("shared") ? EngineBenchFixtures.renames(leaves) : null;
     var target =
         EngineBenchFixtures.target(
             EngineBenchFixtures.leaves(leaves, "f"), EngineBenchFixtures.leaves(leaves, "g"));
@@ -27,7 +30,8 @@ public final class RetainedHeapPerLeaf {
     List<CompiledConfig> held = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       // a config of its own per plan, as every target has: the paths the plan keeps are counted
-      held.add(EngineBenchFixtures.compile(EngineBenchFixtures.renames(leaves), target));
+      var config = shared != null ? shared : EngineBenchFixtures.renames(leaves);
+      held.add(EngineBenchFixtures.compile(config, target));
     }
     long after = liveHeap();
     long perLeaf = (after - before) / ((long) count * leaves);
