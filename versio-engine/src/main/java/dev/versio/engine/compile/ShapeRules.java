@@ -159,70 +159,32 @@ final class ShapeRules {
 
   static Resolved fieldsToMap(Scope s, int index, Rule.FieldsToMap r) {
     var map = s.spokeNode(r, r.spokeMapPath());
-    var sources = new ArrayList<Op.MapEntrySource>();
-    var targets = new LinkedHashMap<String, FieldPath>();
-    var hubPaths = new ArrayList<String>();
-    boolean ok = map != null;
-    for (var path : r.hubPaths()) {
-      ok &= s.hubNode(r, path) != null;
-      var key = r.keyNames().getOrDefault(path.toString(), path.last());
-      if (targets.put(key, path) != null) {
-        s.diagnostics()
-            .error(
-                DiagnosticCode.INVALID_PARAM,
-                s.hubName(path),
-                Scope.label(r) + ": two hub fields map to the same key '" + key + "'",
-                "give each field its own key in keyNames");
-        ok = false;
-      }
-      sources.add(new Op.MapEntrySource(path, key));
-      hubPaths.add(s.hubName(path));
-    }
-    ok &= unknownKeyNames(s, r, r.keyNames(), r.hubPaths());
-    if (!ok) {
+    var fields = fields(s, r, r.hubPaths(), r.keyNames(), true);
+    if (map == null || fields == null) {
       return null;
     }
+    boolean ok = true;
     for (var path : r.hubPaths()) {
       ok &= s.claimHub(r, index, path, false);
     }
-    ok &= s.claimSpoke(r, index, r.spokeMapPath(), true);
-    if (!ok) {
+    if (!(s.claimSpoke(r, index, r.spokeMapPath(), true) & ok)) {
       return null;
     }
     return new Resolved(
-        new Op.CollapseToMap(sources, r.spokeMapPath()),
-        new Op.ExpandFromMap(r.spokeMapPath(), targets, r.onUnknownSpokeKey()),
+        new Op.CollapseToMap(fields.sources(), r.spokeMapPath()),
+        new Op.ExpandFromMap(r.spokeMapPath(), fields.targets(), r.onUnknownSpokeKey()),
         new Verdict(true, r.onUnknownSpokeKey() == OnUnknown.ERROR),
-        hubPaths,
+        fields.names(),
         List.of(s.spokeName(r.spokeMapPath())));
   }
 
   static Resolved mapToFields(Scope s, int index, Rule.MapToFields r) {
     var map = s.hubNode(r, r.hubMapPath());
-    var sources = new ArrayList<Op.MapEntrySource>();
-    var targets = new LinkedHashMap<String, FieldPath>();
-    var spokePaths = new ArrayList<String>();
-    boolean ok = map != null;
-    for (var path : r.spokePaths()) {
-      ok &= s.spokeNode(r, path) != null;
-      var key = r.keyNames().getOrDefault(path.toString(), path.last());
-      if (targets.put(key, path) != null) {
-        s.diagnostics()
-            .error(
-                DiagnosticCode.INVALID_PARAM,
-                s.spokeName(path),
-                Scope.label(r) + ": two spoke fields map to the same key '" + key + "'",
-                "give each field its own key in keyNames");
-        ok = false;
-      }
-      sources.add(new Op.MapEntrySource(path, key));
-      spokePaths.add(s.spokeName(path));
-    }
-    ok &= unknownKeyNames(s, r, r.keyNames(), r.spokePaths());
-    if (!ok) {
+    var fields = fields(s, r, r.spokePaths(), r.keyNames(), false);
+    if (map == null || fields == null) {
       return null;
     }
-    ok &= s.claimHub(r, index, r.hubMapPath(), true);
+    boolean ok = s.claimHub(r, index, r.hubMapPath(), true);
     for (var path : r.spokePaths()) {
       ok &= s.claimSpoke(r, index, path, false);
     }
@@ -230,11 +192,43 @@ final class ShapeRules {
       return null;
     }
     return new Resolved(
-        new Op.ExpandFromMap(r.hubMapPath(), targets, r.onUnknownHubKey()),
-        new Op.CollapseToMap(sources, r.hubMapPath()),
+        new Op.ExpandFromMap(r.hubMapPath(), fields.targets(), r.onUnknownHubKey()),
+        new Op.CollapseToMap(fields.sources(), r.hubMapPath()),
         new Verdict(r.onUnknownHubKey() == OnUnknown.ERROR, true),
         List.of(s.hubName(r.hubMapPath())),
-        spokePaths);
+        fields.names());
+  }
+
+  /** The fields of one side of FieldsToMap/MapToFields, each with its map key. */
+  private record MapFields(
+      List<Op.MapEntrySource> sources, Map<String, FieldPath> targets, List<String> names) {}
+
+  /** Resolves the listed fields and their keys; null (with diagnostics) on any problem. */
+  private static MapFields fields(
+      Scope s, Rule r, List<FieldPath> paths, Map<String, String> keyNames, boolean hubSide) {
+    var sources = new ArrayList<Op.MapEntrySource>();
+    var targets = new LinkedHashMap<String, FieldPath>();
+    var names = new ArrayList<String>();
+    var side = hubSide ? "hub" : "spoke";
+    boolean ok = true;
+    for (var path : paths) {
+      ok &= (hubSide ? s.hubNode(r, path) : s.spokeNode(r, path)) != null;
+      var name = hubSide ? s.hubName(path) : s.spokeName(path);
+      var key = keyNames.getOrDefault(path.toString(), path.last());
+      if (targets.put(key, path) != null) {
+        s.diagnostics()
+            .error(
+                DiagnosticCode.INVALID_PARAM,
+                name,
+                Scope.label(r) + ": two " + side + " fields map to the same key '" + key + "'",
+                "give each field its own key in keyNames");
+        ok = false;
+      }
+      sources.add(new Op.MapEntrySource(path, key));
+      names.add(name);
+    }
+    ok &= unknownKeyNames(s, r, keyNames, paths);
+    return ok ? new MapFields(sources, targets, names) : null;
   }
 
   private static boolean unknownKeyNames(
