@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.versio.engine.compile.Verdict;
 import dev.versio.engine.diagnostic.DiagnosticCode;
+import dev.versio.engine.json.EngineJson;
+import dev.versio.engine.route.Router;
 import dev.versio.engine.runtime.ConversionException;
 import dev.versio.engine.schema.VersionSchema;
 import org.junit.jupiter.api.Test;
@@ -130,9 +132,7 @@ class CoverageAndRoutingTest {
         .extracting(d -> d.code())
         .containsExactly(DiagnosticCode.UNCOVERED_FIELD_DROPPED);
     assertThat(compiled.plans().get("v1").verdict()).isEqualTo(Verdict.LOSSLESS);
-    var converted =
-        new dev.versio.engine.route.Router(compiled, GROUP)
-            .convert(object("spec: {a: x, old: y}"), "v2", "v1");
+    var converted = new Router(compiled, GROUP).convert(object("spec: {a: x, old: y}"), "v2", "v1");
     assertThat(converted.path("spec")).isEqualTo(object("a: x"));
   }
 
@@ -266,5 +266,27 @@ class CoverageAndRoutingTest {
               assertThat(d.code()).isEqualTo(DiagnosticCode.NOT_IMPLEMENTED);
               assertThat(d.message()).contains("TypeCoerce");
             });
+  }
+
+  @Test
+  void writingBelowAValueThatIsNotAnObjectFailsNamingBothPaths() {
+    var target =
+        target(
+            "a: {type: string}\nb: {type: string}",
+            "a: {type: string}\nx: {type: object, properties: {b: {type: string}}}");
+    var router =
+        router(
+            target,
+            spokeRules(
+                "- {strategy: FieldRename, fieldRename: {hubPath: spec.b, spokePath: spec.x.b}}"));
+    var input = object("spec: {a: x, b: y}");
+    // a hand-made clash: the output already holds a string where the rename needs an object
+    var plan = router.config().plans().get("v1");
+    var output = EngineJson.nodes().objectNode();
+    output.putObject("spec").put("x", "not an object");
+    assertThatThrownBy(() -> plan.hubToSpoke().apply(input, output))
+        .isInstanceOf(ConversionException.class)
+        .hasMessageContaining("rules[0] (FieldRename) at spec.b")
+        .hasMessageContaining("cannot write spec.x.b: 'spec.x' is a string");
   }
 }

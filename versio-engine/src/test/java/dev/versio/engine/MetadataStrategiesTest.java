@@ -177,4 +177,37 @@ class MetadataStrategiesTest {
     var hub = router(target, config).convert(object("spec: {zone: eu-1}"), "v1", "v2");
     assertThat(hub.path("metadata").path("labels")).isEqualTo(object("example.test/zone: eu-1"));
   }
+
+  @Test
+  void stringSerializationOfANonStringFailsWithAFix() {
+    var router =
+        router(
+            target("n: {type: integer}", "{}"),
+            spokeRules(
+                """
+        - strategy: ToAnnotation
+          toAnnotation: {hubPath: spec.n, key: example.test/n, serialization: String}
+          acknowledgeLossy: true
+        """));
+    assertThatThrownBy(() -> router.convert(object("spec: {n: 5}"), "v2", "v1"))
+        .hasMessageContaining("rules[0] (ToAnnotation) at spec.n")
+        .hasMessageContaining("use serialization: JSON");
+  }
+
+  @Test
+  void anAnnotationValueThatIsNotAStringCannotBeRestored() {
+    var router =
+        router(
+            target(HUB, SPOKE),
+            spokeRules(
+                """
+        - strategy: ToAnnotation
+          toAnnotation: {hubPath: spec.notes, key: example.test/notes, restoreOnReverse: true}
+        """));
+    assertThatThrownBy(
+            () ->
+                router.convert(
+                    object("metadata: {annotations: {example.test/notes: 5}}"), "v1", "v2"))
+        .hasMessageContaining("is not a string");
+  }
 }
