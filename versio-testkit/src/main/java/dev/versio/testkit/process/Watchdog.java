@@ -19,8 +19,14 @@ public final class Watchdog implements AutoCloseable {
       [ -f "$ledger" ] || exit 0
       pids=$(awk '$1=="process" {print $2}' "$ledger")
       [ -n "$pids" ] && kill -TERM $pids 2>/dev/null
+      # the owner is gone, so nobody waits for a graceful shutdown: 1 s of grace, then SIGKILL
       i=0
-      while [ $i -lt 50 ] && kill -0 $pids 2>/dev/null; do sleep 0.1; i=$((i+1)); done
+      while [ $i -lt 10 ]; do
+        alive=0
+        for p in $pids; do kill -0 "$p" 2>/dev/null && alive=1; done
+        [ $alive -eq 0 ] && break
+        sleep 0.1; i=$((i+1))
+      done
       [ -n "$pids" ] && kill -KILL $pids 2>/dev/null
       awk '$1=="path" {print substr($0, 6)}' "$ledger" | while read -r p; do rm -rf "$p"; done
       rm -f "$ledger"
