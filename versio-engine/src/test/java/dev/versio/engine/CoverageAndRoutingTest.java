@@ -250,25 +250,6 @@ class CoverageAndRoutingTest {
   }
 
   @Test
-  void aStrategyOfTheNextMilestoneParsesButFailsCompileSayingItIsNotImplemented() {
-    var diagnostics =
-        rejected(
-            target("port: {type: string}", "port: {type: integer}"),
-            spokeRules(
-                """
-        - strategy: TypeCoerce
-          typeCoerce: {path: spec.port}
-        """));
-    assertThat(diagnostics)
-        .singleElement()
-        .satisfies(
-            d -> {
-              assertThat(d.code()).isEqualTo(DiagnosticCode.NOT_IMPLEMENTED);
-              assertThat(d.message()).contains("TypeCoerce");
-            });
-  }
-
-  @Test
   void writingBelowAValueThatIsNotAnObjectFailsNamingBothPaths() {
     var target =
         target(

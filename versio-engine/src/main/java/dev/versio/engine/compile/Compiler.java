@@ -17,7 +17,7 @@ import java.util.Optional;
  * every listed spoke must be served; every served version must be the hub or a listed spoke.
  */
 public final class Compiler {
-  private final CanonicalJson json = new CanonicalJson();
+  private final Tools tools = new Tools(new CanonicalJson(), new CelScripts());
 
   /** Plans for every spoke, or every diagnostic if any is an error. */
   public CompileResult compile(ConversionConfig config, SchemaSource target) {
@@ -119,7 +119,7 @@ public final class Compiler {
               version.schema(),
               config.unmappedFieldPolicy(),
               d,
-              json);
+              tools);
       var outcome = new SpokeCompiler().compile(scope, spoke.rules());
       var plan =
           d.hasErrors()

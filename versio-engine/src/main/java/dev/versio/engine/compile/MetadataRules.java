@@ -71,7 +71,7 @@ final class MetadataRules {
     if (s.hubNode(r, hubPath) == null || !s.claimHub(r, index, hubPath, true)) {
       return null;
     }
-    var json = s.json();
+    var json = s.tools().json();
     Op reverse =
         restore
             ? new Op.Restore(bucket, key, hubPath, serialization, json)
@@ -96,7 +96,7 @@ final class MetadataRules {
     if (s.spokeNode(r, spokePath) == null || !s.claimSpoke(r, index, spokePath, true)) {
       return null;
     }
-    var json = s.json();
+    var json = s.tools().json();
     Op reverse =
         stash
             ? new Op.Stash(spokePath, bucket, key, serialization, json)

@@ -5,7 +5,6 @@ import dev.versio.engine.diagnostic.DiagnosticCode;
 import dev.versio.engine.diagnostic.Diagnostics;
 import dev.versio.engine.rule.Rule;
 import dev.versio.engine.rule.UnmappedFieldPolicy;
-import dev.versio.engine.runtime.CanonicalJson;
 import dev.versio.engine.runtime.Origin;
 import dev.versio.engine.schema.FlatSchema;
 import dev.versio.engine.schema.SchemaNode;
@@ -28,7 +27,7 @@ record Scope(
     int depth,
     Origin parent,
     Diagnostics diagnostics,
-    CanonicalJson json) {
+    Tools tools) {
 
   static Scope top(
       String spoke,
@@ -36,7 +35,7 @@ record Scope(
       SchemaNode spokeRoot,
       UnmappedFieldPolicy policy,
       Diagnostics d,
-      CanonicalJson json) {
+      Tools tools) {
     var hubFlat = FlatSchema.of(hub);
     var spokeFlat = FlatSchema.of(spokeRoot);
     return new Scope(
@@ -51,7 +50,7 @@ record Scope(
         0,
         null,
         d,
-        json);
+        tools);
   }
 
   /** The scope of one array element, for the nested rules of a {@code forEach}. */
@@ -76,7 +75,7 @@ record Scope(
         depth + 1,
         forEach,
         nested,
-        json);
+        tools);
   }
 
   /** The same scope with diagnostics positioned at rule {@code index}. */
@@ -93,7 +92,7 @@ record Scope(
         depth,
         parent,
         diagnostics.atRule(index),
-        json);
+        tools);
   }
 
   String hubName(FieldPath path) {

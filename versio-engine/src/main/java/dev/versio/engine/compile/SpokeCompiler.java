@@ -148,38 +148,25 @@ final class SpokeCompiler {
       case Rule.Constant r -> ValueRules.inject(s, i, r, r.path(), r.existsOn(), r.value());
       case Rule.Delete r -> ValueRules.delete(s, i, r);
       case Rule.ForEach r -> forEach(s, i, r);
-      case Rule.JSONPatch r -> notImplemented(s, r);
-      case Rule.TypeCoerce r -> notImplemented(s, r);
-      case Rule.ScalarToFields r -> notImplemented(s, r);
-      case Rule.FieldsToScalar r -> notImplemented(s, r);
-      case Rule.ArrayToMapByKey r -> notImplemented(s, r);
-      case Rule.MapToArrayByKey r -> notImplemented(s, r);
-      case Rule.NumericScale r -> notImplemented(s, r);
-      case Rule.ListJoin r -> notImplemented(s, r);
-      case Rule.ListSplit r -> notImplemented(s, r);
-      case Rule.Quantity r -> notImplemented(s, r);
-      case Rule.Duration r -> notImplemented(s, r);
-      case Rule.MapKeyRename r -> notImplemented(s, r);
-      case Rule.CEL r -> notImplemented(s, r);
+      case Rule.JSONPatch r -> ScriptRules.jsonPatch(s, i, r);
+      case Rule.TypeCoerce r -> ScalarRules.typeCoerce(s, i, r);
+      case Rule.ScalarToFields r -> TextRules.scalarToFields(s, i, r);
+      case Rule.FieldsToScalar r -> TextRules.fieldsToScalar(s, i, r);
+      case Rule.ArrayToMapByKey r -> CollectionRules.arrayToMapByKey(s, i, r);
+      case Rule.MapToArrayByKey r -> CollectionRules.mapToArrayByKey(s, i, r);
+      case Rule.NumericScale r -> ScalarRules.numericScale(s, i, r);
+      case Rule.ListJoin r -> CollectionRules.listJoin(s, i, r);
+      case Rule.ListSplit r -> CollectionRules.listSplit(s, i, r);
+      case Rule.Quantity r -> ScalarRules.quantity(s, i, r);
+      case Rule.Duration r -> ScalarRules.duration(s, i, r);
+      case Rule.MapKeyRename r -> CollectionRules.mapKeyRename(s, i, r);
+      case Rule.CEL r -> ScriptRules.cel(s, i, r);
     };
   }
 
   private static void claimQuietly(Scope s, int index, Rule rule) {
     RulePaths.hub(rule).forEach(p -> s.hubClaims().claimSubtree(p, index));
     RulePaths.spoke(rule).forEach(p -> s.spokeClaims().claimSubtree(p, index));
-  }
-
-  private static Resolved notImplemented(Scope s, Rule r) {
-    s.diagnostics()
-        .error(
-            DiagnosticCode.NOT_IMPLEMENTED,
-            null,
-            Scope.label(r)
-                + ": strategy "
-                + r.strategy().wireName()
-                + " is recognised but not implemented yet in this version of Versio",
-            "use a structural strategy for now, or keep the hand-written webhook for this target until it lands");
-    return null;
   }
 
   private Resolved forEach(Scope s, int i, Rule.ForEach r) {

@@ -36,7 +36,6 @@ public enum DiagnosticCode {
   DOUBLE_CLAIM,
   LOSSY_NOT_ACKNOWLEDGED,
   ENUM_VALUE_UNMAPPED,
-  NOT_IMPLEMENTED,
   // coverage
   UNCOVERED_FIELD,
   // warnings

@@ -17,7 +17,26 @@ import java.util.Objects;
  * One pre-resolved step of a conversion. Every op reads the pristine input and writes only the
  * output, so the order of rules never changes the result. Ops are immutable and thread-safe.
  */
-public sealed interface Op {
+public sealed interface Op
+    permits Op.Copy,
+        Op.Wrap,
+        Op.Unwrap,
+        Op.FirstElement,
+        Op.WrapInArray,
+        Op.CollapseToMap,
+        Op.ExpandFromMap,
+        Op.Stash,
+        Op.Restore,
+        Op.StripMetadataKey,
+        Op.RemapEnum,
+        Op.Inject,
+        Op.ForEach,
+        Op.When,
+        Op.Passthrough,
+        ValueOp,
+        CollectionOp,
+        TextOp,
+        ScriptOp {
   void apply(JsonNode input, ObjectNode output);
 
   /** Deep-copies {@code from} to {@code to} when present (identity and FieldRename). */

@@ -139,4 +139,27 @@ public record SchemaNode(
   public boolean isRequired(String property) {
     return required.contains(property);
   }
+
+  /** This object schema without property {@code name} (e.g. an element minus its key field). */
+  public SchemaNode withoutProperty(String name) {
+    var props = new LinkedHashMap<>(properties);
+    props.remove(name);
+    var req = required.stream().filter(r -> !r.equals(name)).toList();
+    return new SchemaNode(
+        type,
+        props,
+        items,
+        additionalProperties,
+        additionalPropertiesDeclared,
+        req,
+        enumValues,
+        format,
+        nullable,
+        preserveUnknownFields,
+        intOrString,
+        listType,
+        listMapKeys,
+        maxItems,
+        construct);
+  }
 }

@@ -1,0 +1,98 @@
+package dev.versio.engine.compile;
+
+import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.common.CelOptions;
+import dev.cel.common.CelValidationException;
+import dev.cel.common.ast.CelExpr;
+import dev.cel.common.navigation.CelNavigableAst;
+import dev.cel.common.types.MapType;
+import dev.cel.common.types.SimpleType;
+import dev.cel.compiler.CelCompiler;
+import dev.cel.compiler.CelCompilerFactory;
+import dev.cel.extensions.CelExtensions;
+import dev.cel.runtime.CelEvaluationException;
+import dev.cel.runtime.CelRuntime;
+import dev.cel.runtime.CelRuntimeFactory;
+import dev.versio.engine.FieldPath;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The CEL environment of the {@code cel} strategy: one variable {@code object} (the whole input, or
+ * the element inside forEach) as {@code map(string, dyn)}, the string extensions, a result that
+ * must be a map, and a bound on loop iterations. Compiled programs are immutable and thread-safe.
+ */
+final class CelScripts {
+  /**
+   * Most expression nodes one evaluation may visit (as the reference's cost limit of 1,000,000).
+   */
+  static final long COST_LIMIT = 1_000_000;
+
+  private final CelCompiler compiler;
+  private final CelRuntime runtime;
+
+  CelScripts() {
+    var options = CelOptions.current().comprehensionMaxIterations(10_000).build();
+    var mapOfDyn = MapType.create(SimpleType.STRING, SimpleType.DYN);
+    compiler =
+        CelCompilerFactory.standardCelCompilerBuilder()
+            .setOptions(options)
+            .addVar("object", mapOfDyn)
+            .setResultType(mapOfDyn)
+            .addLibraries(CelExtensions.strings())
+            .build();
+    runtime =
+        CelRuntimeFactory.standardCelRuntimeBuilder()
+            .setOptions(options)
+            .addLibraries(CelExtensions.strings())
+            .build();
+  }
+
+  /** A compiled expression, or the reason it does not compile. */
+  record Compiled(CelRuntime.Program program, List<FieldPath> reads, String error) {}
+
+  Compiled compile(String expression) {
+    CelAbstractSyntaxTree ast;
+    try {
+      ast = compiler.compile(expression).getAst();
+    } catch (CelValidationException e) {
+      return new Compiled(null, List.of(), e.getMessage());
+    }
+    try {
+      return new Compiled(runtime.createProgram(ast), reads(ast), null);
+    } catch (CelEvaluationException e) {
+      return new Compiled(null, List.of(), e.getMessage());
+    }
+  }
+
+  /** The field paths read through {@code object.a.b…} select chains (longest chains only). */
+  private static List<FieldPath> reads(CelAbstractSyntaxTree ast) {
+    var out = new ArrayList<FieldPath>();
+    CelNavigableAst.fromAst(ast)
+        .getRoot()
+        .allNodes()
+        .forEach(
+            node -> {
+              var expr = node.expr();
+              if (expr.getKind() != CelExpr.ExprKind.Kind.SELECT) {
+                return;
+              }
+              var parent = node.parent();
+              if (parent.isPresent()
+                  && parent.get().expr().getKind() == CelExpr.ExprKind.Kind.SELECT) {
+                return; // part of a longer chain
+              }
+              var segments = new ArrayList<String>();
+              CelExpr current = expr;
+              while (current.getKind() == CelExpr.ExprKind.Kind.SELECT) {
+                segments.addFirst(current.select().field());
+                current = current.select().operand();
+              }
+              if (current.getKind() == CelExpr.ExprKind.Kind.IDENT
+                  && current.ident().name().equals("object")) {
+                out.add(new FieldPath(segments));
+              }
+            });
+    return out;
+  }
+}
