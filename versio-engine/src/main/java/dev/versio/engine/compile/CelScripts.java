@@ -10,6 +10,7 @@ import dev.cel.common.types.SimpleType;
 import dev.cel.compiler.CelCompiler;
 import dev.cel.compiler.CelCompilerFactory;
 import dev.cel.extensions.CelExtensions;
+import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
 import dev.cel.runtime.CelRuntimeFactory;
@@ -37,6 +38,7 @@ final class CelScripts {
     compiler =
         CelCompilerFactory.standardCelCompilerBuilder()
             .setOptions(options)
+            .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
             .addVar("object", mapOfDyn)
             .setResultType(mapOfDyn)
             .addLibraries(CelExtensions.strings())

@@ -60,8 +60,8 @@ final class CelValues {
 
       case String s -> nodes.textNode(s);
       case Boolean b -> nodes.booleanNode(b);
-      case Long l -> nodes.numberNode(l);
-      case Integer i -> nodes.numberNode(i);
+      case Long l -> nodes.numberNode(BigInteger.valueOf(l));
+      case Integer i -> nodes.numberNode(BigInteger.valueOf(i));
       case UnsignedLong u -> nodes.numberNode(u.bigIntegerValue());
       case Double d -> {
         if (d.isNaN() || d.isInfinite()) {

@@ -72,14 +72,7 @@ public sealed interface ScriptOp extends Op {
         throw new OpFailure(
             "the expression exceeded its cost limit of " + costLimit + " evaluation steps");
       } catch (CelEvaluationException e) {
-        if (e.getCause() instanceof CostExceeded) {
-          throw new OpFailure(
-              "the expression exceeded its cost limit of " + costLimit + " evaluation steps");
-        }
-        throw new OpFailure(
-            "the expression failed: "
-                + e.getMessage()
-                + " (guard optional fields with has(object.spec.x))");
+        throw new OpFailure(describe(e));
       }
       if (!(result instanceof Map<?, ?>)) {
         throw new OpFailure(
@@ -95,6 +88,21 @@ public sealed interface ScriptOp extends Op {
           Tree.set(output, path, value);
         }
       }
+    }
+
+    private String describe(CelEvaluationException e) {
+      var message = String.valueOf(e.getMessage());
+      if (e.getCause() instanceof CostExceeded || message.contains("Iteration budget exceeded")) {
+        return "the expression exceeded its cost limit ("
+            + costLimit
+            + " evaluation steps, 10000 iterations per loop)";
+      }
+      if (message.contains("is not present in map") || message.contains("no such key")) {
+        return "the expression failed: "
+            + message
+            + " (guard optional fields with has(object.spec.x))";
+      }
+      return "the expression failed: " + message;
     }
 
     /** Thrown from the evaluation listener when the budget is spent. */
