@@ -36,6 +36,9 @@ public record Plan(String spoke, Steps hubToSpoke, Steps spokeToHub, Verdict ver
 
   private static ObjectNode run(Steps steps, JsonNode input) {
     var output = EngineJson.nodes().objectNode();
+    if (input.has("apiVersion")) {
+      output.set("apiVersion", input.get("apiVersion")); // keeps its place; the router stamps it
+    }
     if (input.has("kind")) {
       output.set("kind", input.get("kind").deepCopy());
     }
