@@ -14,7 +14,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Hub→spoke convert of a tiny object for each implemented strategy (reference:
+ * Hub→spoke convert of a tiny object for each of the 29 strategies (and {@code when}) (reference:
  * BenchmarkConvert_PerStrategy). Each case: hub spec properties, spoke spec properties, rules,
  * spec.
  */
@@ -26,6 +26,97 @@ public class ConvertPerStrategyBenchmark {
 
   static final Map<String, Case> CASES =
       Map.ofEntries(
+          Map.entry(
+              "TypeCoerce",
+              new Case(
+                  "{p: {type: integer}}",
+                  "{p: {type: string}}",
+                  "[{strategy: TypeCoerce, typeCoerce: {path: spec.p}, acknowledgeLossy: true}]",
+                  "{p: 8080}")),
+          Map.entry(
+              "ScalarToFields",
+              new Case(
+                  "{i: {type: string}}",
+                  "{r: {type: string}, t: {type: string}}",
+                  "[{strategy: ScalarToFields, scalarToFields: {hubPath: spec.i, pattern: '^(?P<r>[^:]+):(?P<t>.+)$', spokeFields: {r: spec.r, t: spec.t}, joinTemplate: '{{.r}}:{{.t}}', losslessOverride: true}}]",
+                  "{i: 'nginx:1.27'}")),
+          Map.entry(
+              "FieldsToScalar",
+              new Case(
+                  "{h: {type: string}, p: {type: integer}}",
+                  "{a: {type: string}}",
+                  "[{strategy: FieldsToScalar, fieldsToScalar: {hubFields: {h: spec.h, p: spec.p}, pattern: '^(?P<h>[^:]+):(?P<p>[0-9]+)$', spokePath: spec.a, joinTemplate: '{{.h}}:{{.p}}', losslessOverride: true}}]",
+                  "{h: db, p: 5432}")),
+          Map.entry(
+              "ArrayToMapByKey",
+              new Case(
+                  "{r: {type: array, items: {type: object, properties: {name: {type: string}, port: {type: integer}}}}}",
+                  "{m: {type: object, additionalProperties: {type: object, properties: {port: {type: integer}}}}}",
+                  "[{strategy: ArrayToMapByKey, arrayToMapByKey: {hubPath: spec.r, spokePath: spec.m, keyField: name}, acknowledgeLossy: true}]",
+                  "{r: [{name: a, port: 1}, {name: b, port: 2}]}")),
+          Map.entry(
+              "MapToArrayByKey",
+              new Case(
+                  "{m: {type: object, additionalProperties: {type: object, properties: {port: {type: integer}}}}}",
+                  "{r: {type: array, items: {type: object, properties: {name: {type: string}, port: {type: integer}}}}}",
+                  "[{strategy: MapToArrayByKey, mapToArrayByKey: {hubPath: spec.m, spokePath: spec.r, keyField: name}, acknowledgeLossy: true}]",
+                  "{m: {a: {port: 1}, b: {port: 2}}}")),
+          Map.entry(
+              "NumericScale",
+              new Case(
+                  "{ms: {type: number}}",
+                  "{s: {type: number}}",
+                  "[{strategy: NumericScale, numericScale: {hubPath: spec.ms, spokePath: spec.s, factor: 1000}}]",
+                  "{ms: 1500}")),
+          Map.entry(
+              "ListJoin",
+              new Case(
+                  "{l: {type: array, items: {type: integer}}}",
+                  "{s: {type: string}}",
+                  "[{strategy: ListJoin, listJoin: {hubPath: spec.l, spokePath: spec.s, separator: ','}, acknowledgeLossy: true}]",
+                  "{l: [80, 443]}")),
+          Map.entry(
+              "ListSplit",
+              new Case(
+                  "{s: {type: string}}",
+                  "{l: {type: array, items: {type: string}}}",
+                  "[{strategy: ListSplit, listSplit: {hubPath: spec.s, spokePath: spec.l, separator: ' '}, acknowledgeLossy: true}]",
+                  "{s: 'read write'}")),
+          Map.entry(
+              "Quantity",
+              new Case(
+                  "{q: {type: string}}",
+                  "{m: {type: integer}}",
+                  "[{strategy: Quantity, quantity: {hubPath: spec.q, spokePath: spec.m}, acknowledgeLossy: true}]",
+                  "{q: 1500m}")),
+          Map.entry(
+              "Duration",
+              new Case(
+                  "{d: {type: string}}",
+                  "{s: {type: integer}}",
+                  "[{strategy: Duration, duration: {hubPath: spec.d, spokePath: spec.s}, acknowledgeLossy: true}]",
+                  "{d: 1h30m}")),
+          Map.entry(
+              "MapKeyRename",
+              new Case(
+                  "{m: {type: object, additionalProperties: {type: string}}}",
+                  "{m: {type: object, additionalProperties: {type: string}}}",
+                  "[{strategy: MapKeyRename, mapKeyRename: {hubPath: spec.m, spokePath: spec.m, renames: {component: role}}}]",
+                  "{m: {component: db, app: x}}")),
+          Map.entry(
+              "JSONPatch",
+              new Case(
+                  "{ttl: {type: integer}}",
+                  "{ttlSeconds: {type: integer}}",
+                  "[{strategy: JSONPatch, jsonPatch: {hubToSpoke: [{op: move, from: /spec/ttl, path: /spec/ttlSeconds}], spokeToHub: [{op: move, from: /spec/ttlSeconds, path: /spec/ttl}], losslessOverride: true}}]",
+                  "{ttl: 30}")),
+          Map.entry(
+              "CEL",
+              new Case(
+                  "{rgb: {type: integer}}",
+                  "{red: {type: integer}, green: {type: integer}}",
+                  "[{strategy: CEL, cel: {hubPaths: [spec.rgb], spokePaths: [spec.red, spec.green], hubToSpoke: '{\"spec.red\": object.spec.rgb / 256, \"spec.green\": object.spec.rgb % 256}', spokeToHub: '{\"spec.rgb\": object.spec.red * 256 + object.spec.green}'}, acknowledgeLossy: true}]",
+                  "{rgb: 2561}")),
           Map.entry(
               "FieldRename",
               new Case(
@@ -163,7 +254,20 @@ public class ConvertPerStrategyBenchmark {
     "Constant",
     "Delete",
     "ForEach",
-    "FieldRename+when"
+    "FieldRename+when",
+    "TypeCoerce",
+    "ScalarToFields",
+    "FieldsToScalar",
+    "ArrayToMapByKey",
+    "MapToArrayByKey",
+    "NumericScale",
+    "ListJoin",
+    "ListSplit",
+    "Quantity",
+    "Duration",
+    "MapKeyRename",
+    "JSONPatch",
+    "CEL"
   })
   public String strategy;
 

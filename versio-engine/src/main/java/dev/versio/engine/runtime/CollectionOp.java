@@ -6,9 +6,7 @@ import dev.versio.engine.FieldPath;
 import dev.versio.engine.json.EngineJson;
 import dev.versio.engine.rule.Rule.FractionalPolicy;
 import dev.versio.engine.schema.LeafKind;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -139,9 +137,20 @@ public sealed interface CollectionOp extends Op {
       Tree.set(output, to, array);
     }
 
+    /** Byte-wise UTF-8 order (Go's sort.Strings), which is Unicode code point order. */
     private static int byteOrder(String a, String b) {
-      return Arrays.compareUnsigned(
-          a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+      int i = 0;
+      int j = 0;
+      while (i < a.length() && j < b.length()) {
+        int ca = a.codePointAt(i);
+        int cb = b.codePointAt(j);
+        if (ca != cb) {
+          return Integer.compare(ca, cb);
+        }
+        i += Character.charCount(ca);
+        j += Character.charCount(cb);
+      }
+      return Integer.compare(a.length() - i, b.length() - j);
     }
   }
 
