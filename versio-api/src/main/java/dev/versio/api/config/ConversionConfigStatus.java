@@ -1,0 +1,38 @@
+package dev.versio.api.config;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.ArrayList;
+import java.util.List;
+
+/** What the operator last concluded about a config. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class ConversionConfigStatus {
+  public Long observedGeneration;
+  public Long observedTargetGeneration;
+  public String schemaHash;
+
+  /** Pending, Invalid, Applied, Stale or Failed. */
+  public String phase;
+
+  public List<Condition> conditions = new ArrayList<>();
+  public String assignedWebhookServer;
+  public String webhookPath;
+  public String webhookURL;
+  public Boolean overallLossless;
+  public List<SpokeStatus> spokeStatuses = new ArrayList<>();
+  public String lastAppliedPlanHash;
+  public String message;
+
+  /** The analysis of one spoke. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public static class SpokeStatus {
+    public String version;
+    public Boolean hubToSpokeLossless;
+    public Boolean spokeToHubLossless;
+    public List<String> fieldsUncoveredHub = new ArrayList<>();
+    public List<String> fieldsUncoveredSpoke = new ArrayList<>();
+    public List<String> errors = new ArrayList<>();
+    public List<String> warnings = new ArrayList<>();
+  }
+}

@@ -1,0 +1,31 @@
+package dev.versio.api.server;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.ArrayList;
+import java.util.List;
+
+/** What the operator observed about a webhook server. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class ConversionWebhookServerStatus {
+  public Long observedGeneration;
+  public List<Condition> conditions = new ArrayList<>();
+  public Integer replicas;
+  public Integer readyReplicas;
+  public String endpoint;
+  public List<AssignedConfig> assignedConfigs = new ArrayList<>();
+
+  /** Targets every live replica reports it can serve (the intersection). */
+  public List<String> servedTargets = new ArrayList<>();
+
+  public Integer reportingReplicas;
+
+  /** A config the resolver assigns to this server. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public static class AssignedConfig {
+    public String kind;
+    public String name;
+    public String target;
+    public String phase;
+  }
+}
