@@ -1,5 +1,6 @@
 package dev.versio.api.server;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -30,12 +31,14 @@ public class ConversionWebhookServer
   /**
    * Whether this server is in the sharding pool (a present {@code sharding} block not disabled).
    */
+  @JsonIgnore
   public boolean inShardingPool() {
     var sharding = getSpec() == null ? null : getSpec().sharding;
     return sharding != null && !Boolean.FALSE.equals(sharding.enabled);
   }
 
   /** Whether this server is the default one. */
+  @JsonIgnore
   public boolean isDefaultServer() {
     return getSpec() != null && Boolean.TRUE.equals(getSpec().isDefault);
   }

@@ -1,0 +1,224 @@
+package dev.versio.webhook;
+
+import dev.versio.webhook.http.ConversionEndpoint;
+import dev.versio.webhook.http.OpsEndpoint;
+import dev.versio.webhook.metrics.WebhookMetrics;
+import dev.versio.webhook.registry.Registry;
+import dev.versio.webhook.review.ReviewProcessor;
+import dev.versio.webhook.sync.RegistrySync;
+import dev.versio.webhook.tls.ServingCertificate;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.net.ServerSSLOptions;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One webhook-server replica. Start-up order: the ops listener first (so {@code /healthz} answers
+ * and {@code /readyz} says 503), the serving certificate (fail fast), informer caches and the
+ * parallel initial compile (retried until they succeed), then the HTTPS conversion listener, and
+ * only then ready. Afterwards changes are applied as they come and the certificate is re-read on an
+ * interval; a bad rotation keeps the last good certificate.
+ */
+public final class WebhookServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
+
+  private final Vertx vertx;
+  private final WebhookServerOptions options;
+  private final WebhookMetrics metrics;
+  private final Registry registry;
+  private final RegistrySync sync;
+  private final HttpServer ops;
+  private volatile HttpServer conversion;
+  private volatile boolean ready;
+  private volatile String certificateFingerprint;
+  private long reloadTimer = -1;
+
+  private WebhookServer(KubernetesClient client, WebhookServerOptions options, Clock clock) {
+    this.options = options;
+    this.vertx = Vertx.vertx();
+    this.metrics = new WebhookMetrics();
+    this.registry = new Registry(clock, metrics::registry);
+    this.sync =
+        new RegistrySync(
+            client, options.serverName(), registry, metrics, clock, options.configLabelSelector());
+    var opsEndpoint = new OpsEndpoint(registry, metrics, () -> ready);
+    this.ops =
+        await(
+            vertx
+                .createHttpServer(
+                    new HttpServerOptions().setHost(options.host()).setPort(options.opsPort()))
+                .requestHandler(opsEndpoint::handle)
+                .listen(),
+            "ops listener on port " + options.opsPort());
+  }
+
+  /** Starts a replica and returns once it is ready (or throws with what to fix). */
+  public static WebhookServer start(
+      KubernetesClient client, WebhookServerOptions options, Clock clock)
+      throws InterruptedException {
+    var server = new WebhookServer(client, options, clock);
+    try {
+      server.startUp();
+      return server;
+    } catch (RuntimeException | InterruptedException e) {
+      server.close();
+      throw e;
+    }
+  }
+
+  private void startUp() throws InterruptedException {
+    LOG.info(
+        "webhook server {}: ops listener on {}:{} (/healthz, /readyz, /metrics, /debug/registry)",
+        options.serverName(),
+        options.host(),
+        ops.actualPort());
+    var certificate = ServingCertificate.read(options.tlsCertDir());
+    long started = System.nanoTime();
+    int targets = syncUntilComplete();
+    var took = Duration.ofNanos(System.nanoTime() - started);
+    var endpoint =
+        new ConversionEndpoint(
+            vertx, new ReviewProcessor(registry), metrics, options.maxBodyBytes());
+    var httpsOptions =
+        new HttpServerOptions()
+            .setHost(options.host())
+            .setPort(options.conversionPort())
+            .setSsl(true)
+            .setUseAlpn(true)
+            .setAlpnVersions(List.of(HttpVersion.HTTP_2, HttpVersion.HTTP_1_1))
+            .setKeyCertOptions(certificate.options());
+    conversion =
+        await(
+            vertx.createHttpServer(httpsOptions).requestHandler(endpoint::handle).listen(),
+            "HTTPS conversion listener on port " + options.conversionPort());
+    certificateFingerprint = certificate.fingerprint();
+    metrics.initialSync(targets, took);
+    ready = true;
+    LOG.info(
+        "webhook server {} ready: initial sync compiled {} target(s) on {} worker(s) in {} ms; conversions at https://{}:{}/convert/<target>",
+        options.serverName(),
+        targets,
+        options.initialSyncWorkers(),
+        took.toMillis(),
+        options.host(),
+        conversion.actualPort());
+    sync.startWatching();
+    reloadTimer =
+        vertx.setPeriodic(options.certReloadInterval().toMillis(), id -> reloadCertificate());
+  }
+
+  private int syncUntilComplete() throws InterruptedException {
+    long backoff = 500;
+    boolean informersUp = false;
+    while (true) {
+      try {
+        if (!informersUp) {
+          sync.startInformers(Duration.ofSeconds(60));
+          informersUp = true;
+        }
+        return sync.initialSync(options.initialSyncWorkers());
+      } catch (RuntimeException e) {
+        LOG.warn(
+            "initial sync failed, retrying in {} ms (readiness stays 503 until it succeeds): {}",
+            backoff,
+            e.getMessage());
+        Thread.sleep(backoff); // back-off between retries of an external dependency
+        backoff = Math.min(backoff * 2, 30_000);
+      }
+    }
+  }
+
+  /** Re-reads the certificate files; a change is applied without restart, a bad file is ignored. */
+  public void reloadCertificate() {
+    ServingCertificate next;
+    try {
+      next = ServingCertificate.read(options.tlsCertDir());
+    } catch (RuntimeException e) {
+      metrics.tlsReload(false);
+      LOG.warn(
+          "cannot re-read the serving certificate; the last good one keeps serving: {}",
+          e.getMessage());
+      return;
+    }
+    if (next.fingerprint().equals(certificateFingerprint)) {
+      return;
+    }
+    conversion
+        .updateSSLOptions(new ServerSSLOptions().setKeyCertOptions(next.options()))
+        .onComplete(
+            ar -> {
+              if (ar.succeeded() && Boolean.TRUE.equals(ar.result())) {
+                certificateFingerprint = next.fingerprint();
+                metrics.tlsReload(true);
+                LOG.info("serving certificate reloaded");
+              } else {
+                metrics.tlsReload(false);
+                LOG.warn(
+                    "the new serving certificate was rejected; the last good one keeps serving: {}",
+                    ar.cause() == null ? "not applied" : ar.cause().getMessage());
+              }
+            });
+  }
+
+  public boolean ready() {
+    return ready;
+  }
+
+  public int conversionPort() {
+    return conversion.actualPort();
+  }
+
+  public int opsPort() {
+    return ops.actualPort();
+  }
+
+  public Registry registry() {
+    return registry;
+  }
+
+  public RegistrySync sync() {
+    return sync;
+  }
+
+  /** Stops accepting, lets in-flight reviews finish, and releases everything. */
+  @Override
+  public void close() {
+    ready = false;
+    if (reloadTimer >= 0) {
+      vertx.cancelTimer(reloadTimer);
+    }
+    if (conversion != null) {
+      awaitQuietly(conversion.shutdown(10, TimeUnit.SECONDS));
+    }
+    awaitQuietly(ops.close());
+    sync.close();
+    awaitQuietly(vertx.close());
+  }
+
+  private static <T> T await(Future<T> future, String what) {
+    try {
+      return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      var cause = e.getCause() == null ? e : e.getCause();
+      throw new IllegalStateException(
+          "cannot start the " + what + ": " + cause.getMessage(), cause);
+    }
+  }
+
+  private static void awaitQuietly(Future<?> future) {
+    try {
+      future.toCompletionStage().toCompletableFuture().get(15, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      LOG.debug("shutdown step did not complete cleanly: {}", e.toString());
+    }
+  }
+}

@@ -1,0 +1,52 @@
+package dev.versio.webhook;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How one webhook-server replica runs.
+ *
+ * @param serverName the ConversionWebhookServer this replica belongs to
+ * @param tlsCertDir folder with {@code tls.crt} and {@code tls.key}
+ * @param host the address both listeners bind to
+ * @param conversionPort HTTPS port of {@code /convert/{target}} (0 picks a free one)
+ * @param opsPort plain-HTTP port of health, readiness, metrics and debug (0 picks a free one)
+ * @param certReloadInterval how often the certificate files are checked for rotation
+ * @param maxBodyBytes the largest request body accepted (413 above it)
+ * @param initialSyncWorkers threads of the initial parallel compile
+ * @param configLabelSelector optional label selector limiting which configs this replica watches
+ */
+public record WebhookServerOptions(
+    String serverName,
+    Path tlsCertDir,
+    String host,
+    int conversionPort,
+    int opsPort,
+    Duration certReloadInterval,
+    long maxBodyBytes,
+    int initialSyncWorkers,
+    String configLabelSelector) {
+
+  /**
+   * 64 MiB: a list of 10,000 typical objects (3–6 KiB each as JSON) is 30–60 MiB; the apiserver
+   * itself caps request bodies at 3 MiB per object and lists are paged, so this bounds memory per
+   * request while never refusing a legitimate review.
+   */
+  public static final long DEFAULT_MAX_BODY_BYTES = 64L * 1024 * 1024;
+
+  public WebhookServerOptions {
+    Objects.requireNonNull(serverName, "serverName");
+    if (serverName.isBlank()) {
+      throw new IllegalArgumentException(
+          "--server-name is required: the ConversionWebhookServer this replica belongs to");
+    }
+    Objects.requireNonNull(tlsCertDir, "tlsCertDir");
+    if (initialSyncWorkers < 1) {
+      throw new IllegalArgumentException("--initial-sync-workers must be at least 1");
+    }
+    if (maxBodyBytes < 1024) {
+      throw new IllegalArgumentException("--max-body-bytes must be at least 1024");
+    }
+  }
+}

@@ -1,0 +1,176 @@
+package dev.versio.webhook.http;
+
+import dev.versio.webhook.metrics.WebhookMetrics;
+import dev.versio.webhook.review.ReviewOutcome;
+import dev.versio.webhook.review.ReviewProcessor;
+import dev.versio.webhook.review.ReviewResult;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * HTTP handling of {@code POST /convert/{target}}: method, content type and size checks, then the
+ * pure {@link ReviewProcessor}. Small reviews are processed on the event loop; large ones on a
+ * worker, so one big list never stalls other requests. No stack trace ever reaches a response.
+ */
+public final class ConversionEndpoint {
+  private static final Logger LOG = LoggerFactory.getLogger(ConversionEndpoint.class);
+  private static final String PREFIX = "/convert/";
+  private static final int INLINE_LIMIT = 64 * 1024;
+
+  private final Vertx vertx;
+  private final ReviewProcessor processor;
+  private final WebhookMetrics metrics;
+  private final long maxBodyBytes;
+
+  public ConversionEndpoint(
+      Vertx vertx, ReviewProcessor processor, WebhookMetrics metrics, long maxBodyBytes) {
+    this.vertx = vertx;
+    this.processor = processor;
+    this.metrics = metrics;
+    this.maxBodyBytes = maxBodyBytes;
+  }
+
+  public void handle(HttpServerRequest req) {
+    var path = req.path();
+    if (!path.startsWith(PREFIX)
+        || path.length() == PREFIX.length()
+        || path.indexOf('/', PREFIX.length()) >= 0) {
+      plain(req, 404, "not found: conversions are served at POST /convert/<target>");
+      return;
+    }
+    var target = path.substring(PREFIX.length());
+    if (req.method() != HttpMethod.POST) {
+      req.response().putHeader("Allow", "POST");
+      plain(req, 405, "method not allowed: use POST");
+      return;
+    }
+    var contentType = req.getHeader("Content-Type");
+    if (contentType != null
+        && !contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+      plain(req, 415, "unsupported content type '" + contentType + "': send application/json");
+      return;
+    }
+    var length = req.getHeader("Content-Length");
+    if (length != null) {
+      try {
+        if (Long.parseLong(length) > maxBodyBytes) {
+          plain(
+              req,
+              413,
+              "request body of "
+                  + length
+                  + " bytes is over the limit of "
+                  + maxBodyBytes
+                  + " bytes");
+          return;
+        }
+      } catch (NumberFormatException e) {
+        plain(req, 400, "invalid Content-Length");
+        return;
+      }
+    }
+    long started = System.nanoTime();
+    var body = Buffer.buffer();
+    var tooLarge = new boolean[1];
+    req.handler(
+        chunk -> {
+          if (tooLarge[0]) {
+            return;
+          }
+          if (body.length() + chunk.length() > maxBodyBytes) {
+            tooLarge[0] = true;
+            plain(req, 413, "request body is over the limit of " + maxBodyBytes + " bytes");
+            return;
+          }
+          body.appendBuffer(chunk);
+        });
+    req.exceptionHandler(
+        e -> LOG.debug("request to {} failed while reading: {}", target, e.toString()));
+    req.endHandler(
+        v -> {
+          if (tooLarge[0]) {
+            return;
+          }
+          var bytes = body.getBytes();
+          if (bytes.length <= INLINE_LIMIT) {
+            respond(req, target, process(target, bytes), started);
+          } else {
+            vertx
+                .<ReviewOutcome>executeBlocking(() -> process(target, bytes), false)
+                .onComplete(
+                    ar ->
+                        respond(
+                            req,
+                            target,
+                            ar.succeeded() ? ar.result() : internal(target, ar.cause()),
+                            started));
+          }
+        });
+  }
+
+  private ReviewOutcome process(String target, byte[] bytes) {
+    try {
+      return processor.process(target, bytes);
+    } catch (RuntimeException e) {
+      return internal(target, e);
+    }
+  }
+
+  private ReviewOutcome internal(String target, Throwable e) {
+    metrics.unexpected("review");
+    LOG.error("unexpected error handling a ConversionReview for target {}", target, e);
+    return new ReviewOutcome(
+        500,
+        null,
+        "internal error",
+        ReviewResult.INTERNAL_ERROR,
+        null,
+        null,
+        null,
+        0,
+        "internal error");
+  }
+
+  private void respond(HttpServerRequest req, String target, ReviewOutcome outcome, long started) {
+    if (outcome.result() == ReviewResult.INTERNAL_ERROR) {
+      LOG.error(
+          "conversion of target {} failed inside Versio (request {}): {}",
+          target,
+          outcome.uid(),
+          outcome.failure());
+    } else if (outcome.failure() != null) {
+      LOG.info(
+          "conversion review for {} (request {}) failed: {}",
+          target,
+          outcome.uid(),
+          outcome.failure());
+    }
+    metrics.review(target, outcome, System.nanoTime() - started);
+    if (req.response().ended()) {
+      return;
+    }
+    if (outcome.body() == null) {
+      plain(req, outcome.httpStatus(), outcome.text());
+      return;
+    }
+    req.response()
+        .setStatusCode(outcome.httpStatus())
+        .putHeader("Content-Type", "application/json")
+        .end(Buffer.buffer(processor.write(outcome.body())));
+  }
+
+  static void plain(HttpServerRequest req, int status, String text) {
+    if (req.response().ended()) {
+      return;
+    }
+    req.response()
+        .setStatusCode(status)
+        .putHeader("Content-Type", "text/plain; charset=utf-8")
+        .end(text + "\n");
+  }
+}

@@ -1,0 +1,156 @@
+package dev.versio.webhook.metrics;
+
+import dev.versio.webhook.registry.RegistryEntry;
+import dev.versio.webhook.review.ReviewOutcome;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The webhook server's metrics ({@code versio_webhook_*}) plus JVM and process metrics, exposed as
+ * Prometheus text on the ops port.
+ */
+public final class WebhookMetrics {
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final AtomicInteger servable = new AtomicInteger();
+  private final AtomicInteger failing = new AtomicInteger();
+  private final AtomicInteger ready = new AtomicInteger();
+  private final AtomicLong initialSyncMillis = new AtomicLong();
+  private final AtomicInteger initialSyncTargets = new AtomicInteger();
+
+  public WebhookMetrics() {
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmGcMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ClassLoaderMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    Gauge.builder("versio.webhook.registry.entries", servable, AtomicInteger::get)
+        .tag("state", "servable")
+        .description("Targets this replica can convert")
+        .register(registry);
+    Gauge.builder("versio.webhook.registry.entries", failing, AtomicInteger::get)
+        .tag("state", "error")
+        .description("Targets whose last compile failed and that have no plan to serve")
+        .register(registry);
+    Gauge.builder("versio.webhook.ready", ready, AtomicInteger::get)
+        .description("1 once the initial sync completed")
+        .register(registry);
+    Gauge.builder(
+            "versio.webhook.initial.sync.duration.seconds",
+            initialSyncMillis,
+            v -> v.get() / 1000.0)
+        .description("How long the initial sync took")
+        .register(registry);
+    Gauge.builder("versio.webhook.initial.sync.targets", initialSyncTargets, AtomicInteger::get)
+        .description("Targets compiled by the initial sync")
+        .register(registry);
+  }
+
+  /** Records one handled review. */
+  public void review(String target, ReviewOutcome outcome, long nanos) {
+    var from = outcome.from() == null ? "unknown" : outcome.from();
+    var to = outcome.to() == null ? "unknown" : outcome.to();
+    Timer.builder("versio.webhook.conversion.review.duration")
+        .description("Time to handle one ConversionReview")
+        .tags("target", target, "from", from, "to", to, "result", outcome.result().label())
+        .publishPercentileHistogram()
+        .minimumExpectedValue(Duration.ofNanos(50_000))
+        .maximumExpectedValue(Duration.ofSeconds(5))
+        .register(registry)
+        .record(Duration.ofNanos(nanos));
+    Counter.builder("versio.webhook.conversion.review.requests")
+        .description("ConversionReview requests by result")
+        .tags("target", target, "result", outcome.result().label())
+        .register(registry)
+        .increment();
+    if (outcome.objects() > 0) {
+      Counter.builder("versio.webhook.conversion.objects")
+          .description("Objects in ConversionReviews by result")
+          .tags(
+              "target",
+              target,
+              "from",
+              from,
+              "to",
+              to,
+              "result",
+              outcome.failure() == null ? "success" : "error")
+          .register(registry)
+          .increment(outcome.objects());
+    }
+  }
+
+  /** Records one unexpected error (a bug) with where it happened. */
+  public void unexpected(String where) {
+    Counter.builder("versio.webhook.unexpected.errors")
+        .tag("where", where)
+        .description("Unexpected errors: each one is also logged with the target and request UID")
+        .register(registry)
+        .increment();
+  }
+
+  /** Records one compile of a target's config. */
+  public void compile(String target, String result, String reason, long nanos) {
+    Timer.builder("versio.webhook.compile.duration")
+        .tags("result", result)
+        .register(registry)
+        .record(Duration.ofNanos(nanos));
+    if (reason != null) {
+      Counter.builder("versio.webhook.compile.errors")
+          .tags("target", target, "reason", reason)
+          .description("Failed compiles by target and reason")
+          .register(registry)
+          .increment();
+    }
+  }
+
+  /** Records a TLS certificate reload attempt. */
+  public void tlsReload(boolean ok) {
+    Counter.builder("versio.webhook.tls.reloads")
+        .tag("result", ok ? "success" : "error")
+        .description("Serving certificate reloads")
+        .register(registry)
+        .increment();
+  }
+
+  /** Rebuilds the registry gauges from a snapshot. */
+  public void registry(Map<String, RegistryEntry> snapshot) {
+    int ok = 0;
+    int bad = 0;
+    for (var e : snapshot.values()) {
+      if (e.servable()) {
+        ok++;
+      } else {
+        bad++;
+      }
+    }
+    servable.set(ok);
+    failing.set(bad);
+  }
+
+  /** Written once, right before the replica reports ready. */
+  public void initialSync(int targets, Duration took) {
+    initialSyncTargets.set(targets);
+    initialSyncMillis.set(took.toMillis());
+    ready.set(1);
+  }
+
+  /** Prometheus text exposition. */
+  public String scrape() {
+    return registry.scrape();
+  }
+}

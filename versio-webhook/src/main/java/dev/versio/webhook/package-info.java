@@ -1,2 +1,0 @@
-/** The conversion webhook runtime: HTTPS transport, review processing, registry and sync. */
-package dev.versio.webhook;

@@ -1,0 +1,26 @@
+package dev.versio.webhook.review;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * What processing one request produced.
+ *
+ * @param httpStatus 200 for every review (success or Failure), 400 for a malformed request
+ * @param body the response body: a ConversionReview, or a plain-text message for a 400
+ * @param result how it ended
+ * @param uid the request UID, or null when the request had none
+ * @param from the source version of the last object, or null
+ * @param to the desired version, or null
+ * @param objects how many objects the request carried
+ * @param failure the failure message, or null on success
+ */
+public record ReviewOutcome(
+    int httpStatus,
+    JsonNode body,
+    String text,
+    ReviewResult result,
+    String uid,
+    String from,
+    String to,
+    int objects,
+    String failure) {}

@@ -1,0 +1,222 @@
+package dev.versio.webhook.review;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.versio.engine.json.EngineJson;
+import dev.versio.engine.runtime.ConversionException;
+import dev.versio.webhook.registry.Registry;
+import java.io.IOException;
+import java.util.Set;
+
+/**
+ * Turns a ConversionReview request into its response, with no HTTP in sight. All-or-nothing: the
+ * first object that cannot be converted makes the whole review a Failure; a target without a
+ * servable plan is a Failure, never a guess. Every converted object's {@code apiVersion} is the
+ * request's {@code desiredAPIVersion}; {@code metadata} is always present.
+ */
+public final class ReviewProcessor {
+  private static final Set<String> REVIEW_VERSIONS =
+      Set.of("apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1");
+
+  private final ObjectMapper json = EngineJson.newMapper();
+  private final Registry registry;
+
+  public ReviewProcessor(Registry registry) {
+    this.registry = registry;
+  }
+
+  /** Processes the raw request body of {@code POST /convert/{target}}. */
+  public ReviewOutcome process(String target, byte[] body) {
+    JsonNode review;
+    try {
+      review = json.readTree(body);
+    } catch (JacksonException e) {
+      return badRequest("decoding ConversionReview: " + e.getOriginalMessage(), null);
+    } catch (IOException e) {
+      return badRequest("decoding ConversionReview: " + e.getMessage(), null);
+    }
+    if (review == null || !review.isObject()) {
+      return badRequest("the body is not a JSON object (expected a ConversionReview)", null);
+    }
+    var apiVersion = review.path("apiVersion").asText("");
+    if (!REVIEW_VERSIONS.contains(apiVersion)) {
+      return badRequest(
+          "apiVersion must be apiextensions.k8s.io/v1 or v1beta1, found '" + apiVersion + "'",
+          null);
+    }
+    var request = review.get("request");
+    if (request == null || !request.isObject()) {
+      return badRequest("missing request", null);
+    }
+    var uid = request.path("uid").asText("");
+    if (uid.isEmpty()) {
+      return badRequest("request.uid is required", null);
+    }
+    var desired = request.path("desiredAPIVersion").asText("");
+    if (desired.isEmpty() || !request.path("objects").isArray()) {
+      return badRequest("request.desiredAPIVersion and request.objects are required", uid);
+    }
+    var objects = request.get("objects");
+    var to = versionOf(desired);
+    var entry = registry.get(target).filter(e -> e.servable());
+    if (entry.isEmpty()) {
+      var reason =
+          registry
+              .get(target)
+              .map(e -> " (its last compile failed: " + e.lastError() + ")")
+              .orElse("");
+      return failure(
+          apiVersion,
+          uid,
+          ReviewResult.NOT_REGISTERED,
+          null,
+          to,
+          objects.size(),
+          "no conversion plan registered for "
+              + target
+              + " on this replica"
+              + reason
+              + "; check the status of its CRDConversionConfig/XRDConversionConfig, or retry shortly if it was just created");
+    }
+    var router = entry.get().router().orElseThrow();
+    var converted = EngineJson.nodes().arrayNode(objects.size());
+    String from = null;
+    for (var object : objects) {
+      if (!object.isObject()) {
+        return failure(
+            apiVersion,
+            uid,
+            ReviewResult.ERROR,
+            from,
+            to,
+            objects.size(),
+            "an object of the review is not a JSON object");
+      }
+      var objectApiVersion = object.path("apiVersion").asText("");
+      from = versionOf(objectApiVersion);
+      if (!groupOf(objectApiVersion).equals(groupOf(desired))) {
+        return failure(
+            apiVersion,
+            uid,
+            ReviewResult.ERROR,
+            from,
+            to,
+            objects.size(),
+            "object apiVersion '"
+                + objectApiVersion
+                + "' is not in the group of desiredAPIVersion '"
+                + desired
+                + "'");
+      }
+      try {
+        var result = router.convert(object, from, to);
+        var out = result == object ? ((ObjectNode) object).deepCopy() : (ObjectNode) result;
+        out.put("apiVersion", desired);
+        if (!out.path("metadata").isObject()) {
+          out.set(
+              "metadata",
+              object.path("metadata").isObject()
+                  ? object.get("metadata").deepCopy()
+                  : EngineJson.nodes().objectNode());
+        }
+        converted.add(out);
+      } catch (ConversionException e) {
+        return failure(
+            apiVersion,
+            uid,
+            ReviewResult.ERROR,
+            from,
+            to,
+            objects.size(),
+            "converting " + from + " -> " + to + " (" + describe(object) + "): " + e.getMessage());
+      } catch (RuntimeException e) {
+        return failure(
+            apiVersion,
+            uid,
+            ReviewResult.INTERNAL_ERROR,
+            from,
+            to,
+            objects.size(),
+            "internal error converting "
+                + from
+                + " -> "
+                + to
+                + " ("
+                + describe(object)
+                + "): "
+                + e.getClass().getSimpleName()
+                + "; this is a Versio bug, see the webhook server log for request "
+                + uid);
+      }
+    }
+    var response = EngineJson.nodes().objectNode();
+    response.put("uid", uid);
+    response.set("convertedObjects", converted);
+    response.putObject("result").put("status", "Success");
+    return new ReviewOutcome(
+        200,
+        envelope(apiVersion, response),
+        null,
+        ReviewResult.SUCCESS,
+        uid,
+        from,
+        to,
+        objects.size(),
+        null);
+  }
+
+  /** Serializes a review response. */
+  public byte[] write(JsonNode body) {
+    try {
+      return json.writeValueAsBytes(body);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot serialize a ConversionReview", e);
+    }
+  }
+
+  private ReviewOutcome failure(
+      String apiVersion,
+      String uid,
+      ReviewResult result,
+      String from,
+      String to,
+      int objects,
+      String message) {
+    var response = EngineJson.nodes().objectNode();
+    response.put("uid", uid);
+    response.putObject("result").put("status", "Failure").put("message", message);
+    return new ReviewOutcome(
+        200, envelope(apiVersion, response), null, result, uid, from, to, objects, message);
+  }
+
+  private static ReviewOutcome badRequest(String message, String uid) {
+    return new ReviewOutcome(
+        400, null, message, ReviewResult.BAD_REQUEST, uid, null, null, 0, message);
+  }
+
+  private static ObjectNode envelope(String apiVersion, ObjectNode response) {
+    var review = EngineJson.nodes().objectNode();
+    review.put("apiVersion", apiVersion);
+    review.put("kind", "ConversionReview");
+    review.set("response", response);
+    return review;
+  }
+
+  private static String describe(JsonNode object) {
+    var metadata = object.path("metadata");
+    var ns = metadata.path("namespace").asText("");
+    return (ns.isEmpty() ? "" : ns + "/") + metadata.path("name").asText("?");
+  }
+
+  static String versionOf(String apiVersion) {
+    int slash = apiVersion.lastIndexOf('/');
+    return slash < 0 ? apiVersion : apiVersion.substring(slash + 1);
+  }
+
+  static String groupOf(String apiVersion) {
+    int slash = apiVersion.lastIndexOf('/');
+    return slash < 0 ? "" : apiVersion.substring(0, slash);
+  }
+}

@@ -1,0 +1,20 @@
+package dev.versio.webhook.review;
+
+import java.util.Locale;
+
+/** How a review ended, for metrics and logs. */
+public enum ReviewResult {
+  SUCCESS,
+  /** A conversion failed; the apiserver gets a Failure review naming the rule. */
+  ERROR,
+  /** The request was not a well-formed ConversionReview (HTTP 400). */
+  BAD_REQUEST,
+  /** This replica holds no servable plan for the target. */
+  NOT_REGISTERED,
+  /** An unexpected error inside Versio (a bug); the review fails closed. */
+  INTERNAL_ERROR;
+
+  public String label() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}

@@ -1,0 +1,410 @@
+package dev.versio.webhook.sync;
+
+import dev.versio.api.assign.AssignmentResolver;
+import dev.versio.api.assign.ServerView;
+import dev.versio.api.config.CRDConversionConfig;
+import dev.versio.api.config.ConversionConfigSpec;
+import dev.versio.api.config.XRDConversionConfig;
+import dev.versio.api.server.ConversionWebhookServer;
+import dev.versio.webhook.metrics.WebhookMetrics;
+import dev.versio.webhook.registry.Registry;
+import dev.versio.webhook.registry.RegistryEntry;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps one replica's registry in step with the cluster: watches configs, servers and target
+ * CRDs/XRDs with informers, resolves assignment with the shared resolver, compiles assigned configs
+ * and swaps their routers in. The initial sync compiles everything on a bounded pool and installs
+ * it at once; later changes are applied one config at a time on a single worker thread.
+ */
+public final class RegistrySync implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RegistrySync.class);
+  static final String XRD_CRD = "compositeresourcedefinitions.apiextensions.crossplane.io";
+
+  private final KubernetesClient client;
+  private final String serverName;
+  private final Registry registry;
+  private final WebhookMetrics metrics;
+  private final Clock clock;
+  private final String configSelector;
+  private final TargetCompiler compiler = new TargetCompiler();
+  private final Map<ConfigKey, String> configTargets = new ConcurrentHashMap<>();
+  private final LinkedBlockingQueue<ConfigKey> queue = new LinkedBlockingQueue<>();
+  private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+  private SharedIndexInformer<CRDConversionConfig> crdConfigs;
+  private SharedIndexInformer<XRDConversionConfig> xrdConfigs;
+  private SharedIndexInformer<ConversionWebhookServer> servers;
+  private SharedIndexInformer<CustomResourceDefinition> crds;
+  private SharedIndexInformer<GenericKubernetesResource> xrds;
+  private volatile boolean started;
+  private Thread worker;
+
+  public RegistrySync(
+      KubernetesClient client,
+      String serverName,
+      Registry registry,
+      WebhookMetrics metrics,
+      Clock clock,
+      String configSelector) {
+    this.client = client;
+    this.serverName = serverName;
+    this.registry = registry;
+    this.metrics = metrics;
+    this.clock = clock;
+    this.configSelector = configSelector;
+  }
+
+  /** Starts the informers and waits until their caches are filled. */
+  public void startInformers(Duration timeout) throws InterruptedException {
+    var crdConfigApi = client.resources(CRDConversionConfig.class);
+    var xrdConfigApi = client.resources(XRDConversionConfig.class);
+    crdConfigs =
+        informer(
+            configSelector == null
+                ? crdConfigApi.runnableInformer(0)
+                : crdConfigApi.withLabelSelector(configSelector).runnableInformer(0),
+            this::onConfig);
+    xrdConfigs =
+        informer(
+            configSelector == null
+                ? xrdConfigApi.runnableInformer(0)
+                : xrdConfigApi.withLabelSelector(configSelector).runnableInformer(0),
+            this::onConfig);
+    servers =
+        informer(
+            client.resources(ConversionWebhookServer.class).runnableInformer(0), s -> enqueueAll());
+    crds =
+        informer(
+            client.apiextensions().v1().customResourceDefinitions().runnableInformer(0),
+            crd -> enqueueTarget(crd.getMetadata().getName()));
+    if (client.apiextensions().v1().customResourceDefinitions().withName(XRD_CRD).get() != null) {
+      xrds =
+          informer(
+              client
+                  .genericKubernetesResources(
+                      "apiextensions.crossplane.io/v2", "CompositeResourceDefinition")
+                  .runnableInformer(0),
+              xrd -> enqueueTarget(xrd.getMetadata().getName()));
+    }
+    for (var informer : informers) {
+      informer.start();
+    }
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (var informer : informers) {
+      while (!informer.hasSynced()) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException(
+              "informer caches did not sync within "
+                  + timeout.toSeconds()
+                  + " s; check that the service account may list and watch versio.dev configs, servers and CRDs");
+        }
+        Thread.sleep(20); // waiting for an external cache, not for test logic
+      }
+    }
+  }
+
+  private <T extends HasMetadata> SharedIndexInformer<T> informer(
+      SharedIndexInformer<T> informer, Consumer<T> onChange) {
+    informer.addEventHandler(
+        new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(T obj) {
+            if (started) {
+              onChange.accept(obj);
+            }
+          }
+
+          @Override
+          public void onUpdate(T oldObj, T newObj) {
+            if (started) {
+              onChange.accept(newObj);
+            }
+          }
+
+          @Override
+          public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+            if (started) {
+              onChange.accept(obj);
+            }
+          }
+        });
+    informers.add(informer);
+    return informer;
+  }
+
+  /**
+   * Compiles every config assigned to this server on {@code workers} threads and installs the
+   * result at once. The outcome equals compiling them one by one.
+   *
+   * @return the number of targets compiled (servable or not)
+   */
+  public int initialSync(int workers) throws InterruptedException {
+    var keys = allConfigKeys();
+    var pool =
+        Executors.newFixedThreadPool(
+            workers, r -> Thread.ofPlatform().name("versio-initial-sync").daemon().unstarted(r));
+    try {
+      var futures = new ArrayList<Future<Optional<RegistryEntry>>>();
+      for (var key : keys) {
+        futures.add(pool.submit(() -> entryFor(key)));
+      }
+      var entries = new HashMap<String, RegistryEntry>();
+      for (int i = 0; i < keys.size(); i++) {
+        try {
+          futures
+              .get(i)
+              .get()
+              .ifPresent(e -> entries.merge(e.target(), e, RegistrySync::preferServable));
+        } catch (ExecutionException e) {
+          throw new IllegalStateException(
+              "initial compile of " + keys.get(i) + " failed unexpectedly", e.getCause());
+        }
+      }
+      registry.replaceAll(entries);
+      return entries.size();
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** The same as {@link #initialSync} but one config at a time (for comparison in tests). */
+  public Map<String, RegistryEntry> serialWalk() {
+    var entries = new HashMap<String, RegistryEntry>();
+    for (var key : allConfigKeys()) {
+      entryFor(key).ifPresent(e -> entries.merge(e.target(), e, RegistrySync::preferServable));
+    }
+    return entries;
+  }
+
+  /** Starts applying changes as they arrive. */
+  public void startWatching() {
+    started = true;
+    worker = Thread.ofPlatform().name("versio-registry-sync").daemon().start(this::work);
+    enqueueAll(); // anything that changed between the initial sync and now
+  }
+
+  private void work() {
+    while (!Thread.currentThread().isInterrupted()) {
+      try {
+        var key = queue.poll(1, TimeUnit.SECONDS);
+        if (key != null) {
+          apply(key);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (RuntimeException e) {
+        metrics.unexpected("sync");
+        LOG.error("registry sync failed unexpectedly; the next change retries", e);
+      }
+    }
+  }
+
+  private void apply(ConfigKey key) {
+    var entry = entryFor(key);
+    var previousTarget = configTargets.get(key);
+    if (entry.isEmpty()) {
+      if (previousTarget != null) {
+        registry.remove(previousTarget);
+        configTargets.remove(key);
+        LOG.info(
+            "{} is gone or no longer assigned to server {}: dropped target {}",
+            key,
+            serverName,
+            previousTarget);
+      }
+      return;
+    }
+    var e = entry.get();
+    if (previousTarget != null && !previousTarget.equals(e.target())) {
+      registry.remove(previousTarget);
+    }
+    configTargets.put(key, e.target());
+    if (e.servable()) {
+      registry.set(e.target(), e.router().orElseThrow(), e.config(), e.planHash());
+    } else {
+      registry.recordError(e.target(), e.config(), e.lastError());
+    }
+  }
+
+  /**
+   * What this replica should hold for one config, or empty when it is gone or assigned elsewhere.
+   */
+  private Optional<RegistryEntry> entryFor(ConfigKey key) {
+    HasMetadata config =
+        key.xrd()
+            ? xrdConfigs.getStore().getByKey(key.name())
+            : crdConfigs.getStore().getByKey(key.name());
+    if (config == null || config.getMetadata().getDeletionTimestamp() != null) {
+      return Optional.empty();
+    }
+    ConversionConfigSpec spec =
+        config instanceof XRDConversionConfig x
+            ? x.getSpec()
+            : ((CRDConversionConfig) config).getSpec();
+    if (spec == null || spec.targetName() == null) {
+      return Optional.empty();
+    }
+    var target = spec.targetName();
+    configTargets.putIfAbsent(key, target);
+    var serverViews = servers.getStore().list().stream().map(ServerView::of).toList();
+    var assignment =
+        AssignmentResolver.resolve(
+            spec.webhookServerRef == null ? null : spec.webhookServerRef.name, target, serverViews);
+    if (!assignment.isTo(serverName)) {
+      return Optional.empty();
+    }
+    long started = System.nanoTime();
+    String definition = null;
+    if (key.xrd()) {
+      var xrd = xrds == null ? null : xrds.getStore().getByKey(target);
+      definition = xrd == null ? null : Serialization.asJson(xrd);
+    } else {
+      var crd = crds.getStore().getByKey(target);
+      definition = crd == null ? null : Serialization.asJson(crd);
+    }
+    var planHash = "gen=" + config.getMetadata().getGeneration();
+    if (definition == null) {
+      var reason = key.xrd() ? "XRDNotFound" : "CRDNotFound";
+      metrics.compile(target, "error", reason, System.nanoTime() - started);
+      return Optional.of(
+          failed(
+              target,
+              key,
+              (key.xrd() ? "XRD " : "CRD ")
+                  + target
+                  + " not found"
+                  + (key.xrd() && xrds == null
+                      ? " (the Crossplane XRD API is not installed)"
+                      : "")));
+    }
+    var outcome = compiler.compile(spec, definition, key.xrd());
+    return switch (outcome) {
+      case TargetCompiler.Outcome.Compiled c -> {
+        metrics.compile(target, "success", null, System.nanoTime() - started);
+        yield Optional.of(
+            new RegistryEntry(
+                target,
+                Optional.of(c.router()),
+                key.toString(),
+                planHash,
+                clock.instant(),
+                null,
+                null));
+      }
+      case TargetCompiler.Outcome.Failed f -> {
+        metrics.compile(target, "error", f.reason(), System.nanoTime() - started);
+        LOG.warn(
+            "{} for target {} does not compile ({}): {}; keeping any previous plan",
+            key,
+            target,
+            f.reason(),
+            f.message());
+        yield Optional.of(failed(target, key, f.message()));
+      }
+    };
+  }
+
+  private RegistryEntry failed(String target, ConfigKey key, String message) {
+    var previous = registry.get(target);
+    return previous
+        .map(
+            p ->
+                new RegistryEntry(
+                    target,
+                    p.router(),
+                    key.toString(),
+                    p.planHash(),
+                    p.compiledAt(),
+                    message,
+                    clock.instant()))
+        .orElseGet(
+            () ->
+                new RegistryEntry(
+                    target,
+                    Optional.empty(),
+                    key.toString(),
+                    null,
+                    null,
+                    message,
+                    clock.instant()));
+  }
+
+  /**
+   * Two configs for one target: a servable entry wins, then the config name decides
+   * (deterministic).
+   */
+  private static RegistryEntry preferServable(RegistryEntry a, RegistryEntry b) {
+    if (a.servable() != b.servable()) {
+      return a.servable() ? a : b;
+    }
+    return a.config().compareTo(b.config()) <= 0 ? a : b;
+  }
+
+  private List<ConfigKey> allConfigKeys() {
+    var keys = new ArrayList<ConfigKey>();
+    crdConfigs.getStore().listKeys().stream()
+        .sorted()
+        .forEach(k -> keys.add(new ConfigKey(false, k)));
+    xrdConfigs.getStore().listKeys().stream()
+        .sorted()
+        .forEach(k -> keys.add(new ConfigKey(true, k)));
+    return keys;
+  }
+
+  private void onConfig(HasMetadata config) {
+    queue.add(new ConfigKey(config instanceof XRDConversionConfig, config.getMetadata().getName()));
+  }
+
+  private void enqueueAll() {
+    var keys = new LinkedHashSet<>(allConfigKeys());
+    keys.addAll(configTargets.keySet());
+    queue.addAll(keys);
+  }
+
+  private void enqueueTarget(String target) {
+    for (var key : allConfigKeys()) {
+      HasMetadata config =
+          key.xrd()
+              ? xrdConfigs.getStore().getByKey(key.name())
+              : crdConfigs.getStore().getByKey(key.name());
+      ConversionConfigSpec spec =
+          config instanceof XRDConversionConfig x
+              ? x.getSpec()
+              : config instanceof CRDConversionConfig c ? c.getSpec() : null;
+      if (spec != null && target.equals(spec.targetName())) {
+        queue.add(key);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    if (worker != null) {
+      worker.interrupt();
+    }
+    informers.forEach(SharedIndexInformer::close);
+  }
+}

@@ -1,0 +1,279 @@
+package dev.versio.webhook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.versio.api.config.CRDConversionConfig;
+import dev.versio.api.config.NameRef;
+import dev.versio.api.server.ConversionWebhookServer;
+import dev.versio.api.server.ConversionWebhookServerSpec;
+import dev.versio.engine.json.EngineJson;
+import dev.versio.engine.schema.ResourceSchemas;
+import dev.versio.engine.schema.SchemaNode;
+import dev.versio.testkit.ControlPlane;
+import dev.versio.testkit.KubeApiServerTest;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every example story, end to end through a real kube-apiserver: the story's CRD points its
+ * conversion webhook at a Versio webhook server (in this JVM: the same code {@code versio
+ * webhook-server} runs, started in a second instead of a process, and debuggable), the config is
+ * applied as a custom resource, and every sample is created at its version and read back at every
+ * other version with get and list.
+ */
+@KubeApiServerTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ExampleStoriesThroughApiserverIT {
+  private static final String SERVER = "stories-it";
+  private static final String NAMESPACE = "stories-it";
+
+  private KubernetesClient client;
+  private WebhookServer server;
+  private String caBundle;
+
+  @BeforeAll
+  void startServerAndApplyStories(
+      KubernetesClient client, ControlPlane controlPlane, @TempDir Path certDir) throws Exception {
+    this.client = client;
+    WebhookFixture.installVersioCrds(client);
+    client
+        .namespaces()
+        .resource(
+            new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
+        .serverSideApply();
+    caBundle = WebhookFixture.writeCertificate(certDir);
+    server = WebhookFixture.start(controlPlane, SERVER, certDir);
+    var cws = new ConversionWebhookServer();
+    cws.setMetadata(new ObjectMetaBuilder().withName(SERVER).build());
+    cws.setSpec(new ConversionWebhookServerSpec());
+    cws.getSpec().url = "https://127.0.0.1:" + server.conversionPort();
+    cws.getSpec().caBundle = caBundle;
+    client.resource(cws).serverSideApply();
+    for (var story : stories().toList()) {
+      var crd = (ObjectNode) WebhookFixture.yaml(story.resolve("crd.yaml"));
+      var name = crd.path("metadata").path("name").asText();
+      var webhook =
+          ((ObjectNode) crd.path("spec"))
+              .putObject("conversion")
+              .put("strategy", "Webhook")
+              .putObject("webhook");
+      webhook.putArray("conversionReviewVersions").add("v1");
+      webhook
+          .putObject("clientConfig")
+          .put("url", "https://127.0.0.1:" + server.conversionPort() + "/convert/" + name)
+          .put("caBundle", caBundle);
+      client
+          .resource(Serialization.unmarshal(crd.toString(), CustomResourceDefinition.class))
+          .serverSideApply();
+      var config =
+          Serialization.unmarshal(
+              Files.readString(story.resolve("config.yaml")), CRDConversionConfig.class);
+      config.getSpec().webhookServerRef = new NameRef(SERVER);
+      client.resource(config).serverSideApply();
+    }
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              for (var story : stories().toList()) {
+                var target =
+                    WebhookFixture.yaml(story.resolve("crd.yaml"))
+                        .path("metadata")
+                        .path("name")
+                        .asText();
+                assertThat(server.registry().get(target))
+                    .as("registry entry of %s", target)
+                    .hasValueSatisfying(
+                        e -> assertThat(e.servable()).as("servable: %s", e.lastError()).isTrue());
+              }
+            });
+  }
+
+  @AfterAll
+  void stopServer() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  static Stream<Path> stories() throws IOException {
+    var examples = WebhookFixture.repositoryRoot().resolve("examples");
+    try (var list = Files.list(examples)) {
+      return list
+          .filter(
+              p -> Files.exists(p.resolve("config.yaml")) && Files.exists(p.resolve("crd.yaml")))
+          .sorted()
+          .toList()
+          .stream();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("stories")
+  void everySampleCreatedAtItsVersionReadsBackAtEveryOtherVersion(Path story) throws IOException {
+    var crd = WebhookFixture.yaml(story.resolve("crd.yaml"));
+    var source = ResourceSchemas.crd(crd);
+    var group = crd.path("spec").path("group").asText();
+    var plural = crd.path("spec").path("names").path("plural").asText();
+    var kind = crd.path("spec").path("names").path("kind").asText();
+    var namespaced = crd.path("spec").path("scope").asText().equals("Namespaced");
+    var samples = new TreeMap<String, Map<String, JsonNode>>();
+    try (var files = Files.list(story.resolve("samples"))) {
+      for (var file : files.sorted().toList()) {
+        var parts = file.getFileName().toString().split("\\.");
+        samples
+            .computeIfAbsent(parts[0], k -> new TreeMap<>())
+            .put(parts[1], WebhookFixture.yaml(file));
+      }
+    }
+    int checked = 0;
+    for (var sample : samples.entrySet()) {
+      for (var from : sample.getValue().entrySet()) {
+        var name =
+            (story.getFileName() + "-" + sample.getKey() + "-from-" + from.getKey()).toLowerCase();
+        var object =
+            Serialization.unmarshal(
+                toCreate(from.getValue(), name, namespaced).toString(),
+                GenericKubernetesResource.class);
+        var api =
+            client.genericKubernetesResources(
+                context(group, from.getKey(), kind, plural, namespaced));
+        (namespaced ? api.inNamespace(NAMESPACE) : api).resource(object).create();
+        for (var to : source.versions()) {
+          if (to.name().equals(from.getKey())) {
+            continue;
+          }
+          var expectedFile =
+              story
+                  .resolve("expected")
+                  .resolve(sample.getKey() + "." + from.getKey() + "-to-" + to.name() + ".yaml");
+          var expected =
+              Files.exists(expectedFile)
+                  ? WebhookFixture.yaml(expectedFile)
+                  : sample.getValue().get(to.name());
+          if (expected == null) {
+            continue;
+          }
+          var readApi =
+              client.genericKubernetesResources(
+                  context(group, to.name(), kind, plural, namespaced));
+          var got = (namespaced ? readApi.inNamespace(NAMESPACE) : readApi).withName(name).get();
+          assertSame(
+              story,
+              sample.getKey(),
+              from.getKey(),
+              to.name(),
+              "get",
+              json(got),
+              expected,
+              to.schema());
+          var listed =
+              (namespaced ? readApi.inNamespace(NAMESPACE) : readApi)
+                  .list().getItems().stream()
+                      .filter(o -> o.getMetadata().getName().equals(name))
+                      .findFirst()
+                      .orElseThrow();
+          assertSame(
+              story,
+              sample.getKey(),
+              from.getKey(),
+              to.name(),
+              "list",
+              json(listed),
+              expected,
+              to.schema());
+          checked++;
+        }
+      }
+    }
+    assertThat(checked).as("conversions checked through the apiserver").isPositive();
+  }
+
+  private static void assertSame(
+      Path story,
+      String sample,
+      String from,
+      String to,
+      String how,
+      JsonNode got,
+      JsonNode expected,
+      SchemaNode schema) {
+    assertThat(got.path("apiVersion").asText()).endsWith("/" + to);
+    for (var field : new String[] {"spec", "status"}) {
+      var property = schema.property(field);
+      if (property.isEmpty()) {
+        continue;
+      }
+      var want = SchemaPruner.prune(expected.get(field), property.get());
+      var have = got.get(field);
+      assertThat(EngineJson.sameValue(have, want))
+          .as(
+              "%s: %s created at %s, %s at %s: %s%n got:      %s%n expected: %s",
+              story.getFileName(), sample, from, how, to, field, have, want)
+          .isTrue();
+    }
+    for (var field : new String[] {"labels", "annotations"}) {
+      var want = expected.path("metadata").path(field);
+      var have = got.path("metadata").path(field);
+      assertThat(
+              EngineJson.sameValue(
+                  have.isMissingNode() ? EngineJson.nodes().objectNode() : have,
+                  want.isMissingNode() ? EngineJson.nodes().objectNode() : want))
+          .as(
+              "%s: %s created at %s, %s at %s: metadata.%s%n got:      %s%n expected: %s",
+              story.getFileName(), sample, from, how, to, field, have, want)
+          .isTrue();
+    }
+  }
+
+  private static JsonNode toCreate(JsonNode sample, String name, boolean namespaced) {
+    var copy = (ObjectNode) sample.deepCopy();
+    var metadata = (ObjectNode) copy.path("metadata");
+    metadata.put("name", name);
+    metadata.remove("namespace");
+    if (namespaced) {
+      metadata.put("namespace", NAMESPACE);
+    }
+    return copy;
+  }
+
+  private static JsonNode json(GenericKubernetesResource resource) {
+    try {
+      return EngineJson.newMapper().readTree(Serialization.asJson(resource));
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static ResourceDefinitionContext context(
+      String group, String version, String kind, String plural, boolean namespaced) {
+    return new ResourceDefinitionContext.Builder()
+        .withGroup(group)
+        .withVersion(version)
+        .withKind(kind)
+        .withPlural(plural)
+        .withNamespaced(namespaced)
+        .build();
+  }
+}

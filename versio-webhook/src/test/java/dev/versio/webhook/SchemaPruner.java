@@ -1,0 +1,45 @@
+package dev.versio.webhook;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.versio.engine.schema.Classification;
+import dev.versio.engine.schema.SchemaNode;
+
+/** Drops what a structural schema does not declare, as the apiserver prunes stored objects. */
+final class SchemaPruner {
+  private SchemaPruner() {}
+
+  static JsonNode prune(JsonNode value, SchemaNode schema) {
+    if (value == null
+        || schema.preserveUnknownFields()
+        || schema.construct() != null
+        || schema.intOrString()) {
+      return value;
+    }
+    var c = Classification.of(schema);
+    if (value.isObject() && c.structured()) {
+      var out = ((ObjectNode) value).objectNode();
+      for (var e : value.properties()) {
+        var child = schema.properties().get(e.getKey());
+        if (child != null) {
+          out.set(e.getKey(), prune(e.getValue(), child));
+        }
+      }
+      return out;
+    }
+    if (value.isObject() && c.isMap() && schema.additionalProperties() != null) {
+      var out = ((ObjectNode) value).objectNode();
+      value
+          .properties()
+          .forEach(e -> out.set(e.getKey(), prune(e.getValue(), schema.additionalProperties())));
+      return out;
+    }
+    if (value.isArray() && schema.items() != null) {
+      var out = ((ArrayNode) value).arrayNode();
+      value.forEach(v -> out.add(prune(v, schema.items())));
+      return out;
+    }
+    return value;
+  }
+}

@@ -1,0 +1,94 @@
+package dev.versio.webhook;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.versio.engine.json.EngineJson;
+import dev.versio.testkit.ControlPlane;
+import dev.versio.testkit.tls.CertificateAuthority;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Shared set-up for webhook ITs: Versio CRDs installed, a serving certificate, a started server.
+ */
+final class WebhookFixture {
+  static final YAMLMapper YAML = EngineJson.configure(YAMLMapper.builder()).build();
+
+  private WebhookFixture() {}
+
+  static Path repositoryRoot() {
+    var dir = Path.of("").toAbsolutePath();
+    while (dir != null && !Files.isDirectory(dir.resolve("deploy/crds"))) {
+      dir = dir.getParent();
+    }
+    if (dir == null) {
+      throw new IllegalStateException("no deploy/crds above " + Path.of("").toAbsolutePath());
+    }
+    return dir;
+  }
+
+  /** Applies Versio's own CRDs (idempotent) and waits until they are served. */
+  static void installVersioCrds(KubernetesClient client) throws IOException {
+    try (var files = Files.list(repositoryRoot().resolve("deploy/crds"))) {
+      for (var file : files.sorted().toList()) {
+        var crd = Serialization.unmarshal(Files.readString(file), CustomResourceDefinition.class);
+        client.resource(crd).forceConflicts().fieldManager("versio-it").serverSideApply();
+        client
+            .apiextensions()
+            .v1()
+            .customResourceDefinitions()
+            .withName(crd.getMetadata().getName())
+            .waitUntilCondition(
+                c ->
+                    c != null
+                        && c.getStatus() != null
+                        && c.getStatus().getConditions().stream()
+                            .anyMatch(
+                                x ->
+                                    x.getType().equals("Established")
+                                        && x.getStatus().equals("True")),
+                30,
+                TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  /**
+   * Writes a serving certificate for 127.0.0.1 into {@code dir}; returns the CA bundle (base64
+   * PEM).
+   */
+  static String writeCertificate(Path dir) throws IOException {
+    var ca = CertificateAuthority.create("versio-webhook-it");
+    var cert = ca.issueServer("127.0.0.1", "localhost");
+    Files.writeString(dir.resolve("tls.crt"), cert.certificatePem());
+    Files.writeString(dir.resolve("tls.key"), cert.privateKeyPem());
+    return ca.material().certificateBase64();
+  }
+
+  static WebhookServer start(ControlPlane controlPlane, String serverName, Path certDir)
+      throws InterruptedException {
+    var options =
+        new WebhookServerOptions(
+            serverName,
+            certDir,
+            "127.0.0.1",
+            0,
+            0,
+            Duration.ofMillis(500),
+            WebhookServerOptions.DEFAULT_MAX_BODY_BYTES,
+            4,
+            null);
+    return WebhookServer.start(controlPlane.adminClient(), options, Clock.systemUTC());
+  }
+
+  static JsonNode yaml(Path file) throws IOException {
+    return YAML.readTree(file.toFile());
+  }
+}
