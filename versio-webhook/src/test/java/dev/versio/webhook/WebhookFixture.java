@@ -2,9 +2,12 @@ package dev.versio.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.versio.api.server.ConversionWebhookServer;
+import dev.versio.api.server.ConversionWebhookServerSpec;
 import dev.versio.engine.json.EngineJson;
 import dev.versio.testkit.ControlPlane;
 import dev.versio.testkit.tls.CertificateAuthority;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -90,5 +93,15 @@ final class WebhookFixture {
 
   static JsonNode yaml(Path file) throws IOException {
     return YAML.readTree(file.toFile());
+  }
+
+  /** A ConversionWebhookServer in URL mode pointing at a server started by the test. */
+  static ConversionWebhookServer serverObject(String name, int port, String caBundle) {
+    var cws = new ConversionWebhookServer();
+    cws.setMetadata(new ObjectMetaBuilder().withName(name).build());
+    cws.setSpec(new ConversionWebhookServerSpec());
+    cws.getSpec().url = "https://127.0.0.1:" + port;
+    cws.getSpec().caBundle = caBundle;
+    return cws;
   }
 }

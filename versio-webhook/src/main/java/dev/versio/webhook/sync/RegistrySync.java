@@ -242,10 +242,10 @@ public final class RegistrySync implements AutoCloseable {
       registry.remove(previousTarget);
     }
     configTargets.put(key, e.target());
-    if (e.servable()) {
+    if (e.lastError() == null) {
       registry.set(e.target(), e.router().orElseThrow(), e.config(), e.planHash());
     } else {
-      registry.recordError(e.target(), e.config(), e.lastError());
+      registry.recordError(e.target(), e.config(), e.lastError()); // keeps a working router
     }
   }
 
