@@ -143,6 +143,8 @@ public final class ConversionEndpoint {
           target,
           outcome.uid(),
           outcome.failure());
+    } else if (outcome.result() == ReviewResult.BAD_REQUEST) {
+      LOG.debug("bad conversion request for {}: {}", target, outcome.failure());
     } else if (outcome.failure() != null) {
       LOG.info(
           "conversion review for {} (request {}) failed: {}",

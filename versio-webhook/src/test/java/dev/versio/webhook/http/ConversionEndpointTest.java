@@ -1,0 +1,209 @@
+package dev.versio.webhook.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.versio.engine.compile.CompiledConfig;
+import dev.versio.engine.json.EngineJson;
+import dev.versio.engine.route.Router;
+import dev.versio.testkit.tls.CertificateAuthority;
+import dev.versio.webhook.metrics.WebhookMetrics;
+import dev.versio.webhook.registry.Registry;
+import dev.versio.webhook.review.ReviewProcessor;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.PemKeyCertOptions;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The conversion endpoint over real HTTPS on loopback (no Kubernetes needed): status codes, and a
+ * seeded-random fuzz run that must never get a 5xx while valid reviews keep succeeding.
+ */
+class ConversionEndpointTest {
+  private static final long SEED = Long.getLong("versio.seed", System.nanoTime());
+  private static final ObjectMapper JSON = EngineJson.newMapper();
+  private static final long LIMIT = 1024 * 1024;
+
+  private Vertx vertx;
+  private HttpServer server;
+  private HttpClient http;
+  private URI uri;
+  private final Registry registry = new Registry(Clock.systemUTC(), s -> {});
+
+  @BeforeEach
+  void startServer() throws Exception {
+    var ca = CertificateAuthority.create("endpoint-test");
+    var cert = ca.issueServer("127.0.0.1");
+    vertx = Vertx.vertx();
+    var endpoint =
+        new ConversionEndpoint(vertx, new ReviewProcessor(registry), new WebhookMetrics(), LIMIT);
+    server =
+        vertx
+            .createHttpServer(
+                new HttpServerOptions()
+                    .setHost("127.0.0.1")
+                    .setPort(0)
+                    .setSsl(true)
+                    .setUseAlpn(true)
+                    .setKeyCertOptions(
+                        new PemKeyCertOptions()
+                            .setCertValue(Buffer.buffer(cert.certificatePem()))
+                            .setKeyValue(Buffer.buffer(cert.privateKeyPem()))))
+            .requestHandler(endpoint::handle)
+            .listen()
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS);
+    http =
+        HttpClient.newBuilder()
+            .sslContext(ca.trustingContext())
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
+    uri = URI.create("https://127.0.0.1:" + server.actualPort() + "/convert/widgets.example.com");
+    registry.set(
+        "widgets.example.com",
+        new Router(new CompiledConfig("CRD widgets", "v2", Map.of(), List.of()), "example.com"),
+        "crd/widgets",
+        "gen=1");
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    http.close();
+    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
+  private HttpResponse<String> post(URI target, String contentType, byte[] body) throws Exception {
+    var request =
+        HttpRequest.newBuilder(target)
+            .timeout(Duration.ofSeconds(10))
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    if (contentType != null) {
+      request.header("Content-Type", contentType);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static byte[] review(String uid) {
+    return ("{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"kind\":\"ConversionReview\",\"request\":{\"uid\":\""
+            + uid
+            + "\",\"desiredAPIVersion\":\"example.com/v2\",\"objects\":[]}}")
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void statusCodesFollowTheContract() throws Exception {
+    assertThat(
+            http.send(
+                    HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString())
+                .statusCode())
+        .isEqualTo(405);
+    assertThat(post(uri, "text/plain", review("a")).statusCode()).isEqualTo(415);
+    assertThat(post(uri, "application/json", "{".getBytes(StandardCharsets.UTF_8)).statusCode())
+        .isEqualTo(400);
+    assertThat(post(uri, "application/json", new byte[(int) LIMIT + 1]).statusCode())
+        .isEqualTo(413);
+    assertThat(post(uri.resolve("/elsewhere"), "application/json", review("a")).statusCode())
+        .isEqualTo(404);
+    var unknown =
+        post(uri.resolve("/convert/gadgets.example.com"), "application/json", review("u-7"));
+    assertThat(unknown.statusCode()).isEqualTo(200);
+    var body = JSON.readTree(unknown.body());
+    assertThat(body.path("response").path("uid").asText()).isEqualTo("u-7");
+    assertThat(body.path("response").path("result").path("status").asText()).isEqualTo("Failure");
+    assertThat(unknown.body()).doesNotContain("Exception").doesNotContain("\tat ");
+  }
+
+  @Test
+  void randomGarbageNeverGetsA5xxAndValidReviewsKeepWorking() throws Exception {
+    System.out.println(
+        "ConversionEndpointTest seed: " + SEED + " (rerun with -Dversio.seed=" + SEED + ")");
+    var random = new Random(SEED);
+    var contentTypes =
+        new String[] {
+          "application/json",
+          "application/json; charset=utf-8",
+          null,
+          "application/yaml",
+          "text/html"
+        };
+    for (int i = 0; i < 300; i++) {
+      byte[] body =
+          switch (random.nextInt(7)) {
+            case 0 -> randomBytes(random, random.nextInt(2048));
+            case 1 -> truncate(review("u" + i), random);
+            case 2 -> nested(random.nextInt(3000) + 1);
+            case 3 ->
+                ("{\"apiVersion\":\""
+                        + pick(random, "v1", "apiextensions.k8s.io/v9", "apiextensions.k8s.io/v1")
+                        + "\",\"kind\":\""
+                        + pick(random, "ConversionReview", "Pod")
+                        + "\",\"request\":{\"desiredAPIVersion\":\"example.com/v1\",\"objects\":[{}]}}")
+                    .getBytes(StandardCharsets.UTF_8);
+            case 4 ->
+                ("{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"request\":{\"uid\":\"x\",\"desiredAPIVersion\":"
+                        + random.nextInt()
+                        + ",\"objects\":"
+                        + pick(random, "[1,2]", "{}", "null", "[{\"apiVersion\":7}]")
+                        + "}}")
+                    .getBytes(StandardCharsets.UTF_8);
+            case 5 -> new byte[(int) LIMIT + 1 + random.nextInt(1000)];
+            default -> review("ok-" + i);
+          };
+      var response = post(uri, contentTypes[random.nextInt(contentTypes.length)], body);
+      assertThat(response.statusCode())
+          .as("request %d (seed %d) got %s", i, SEED, response.body())
+          .isLessThan(500);
+      if (response.statusCode() == 200) {
+        assertThat(
+                JSON.readTree(response.body())
+                    .path("response")
+                    .path("result")
+                    .path("status")
+                    .asText())
+            .isIn("Success", "Failure");
+      }
+      if (i % 50 == 0) {
+        var valid = post(uri, "application/json", review("check"));
+        assertThat(
+                JSON.readTree(valid.body()).path("response").path("result").path("status").asText())
+            .isEqualTo("Success");
+      }
+    }
+  }
+
+  private static byte[] randomBytes(Random random, int n) {
+    var bytes = new byte[n];
+    random.nextBytes(bytes);
+    return bytes;
+  }
+
+  private static byte[] truncate(byte[] body, Random random) {
+    var copy = new byte[random.nextInt(body.length)];
+    System.arraycopy(body, 0, copy, 0, copy.length);
+    return copy;
+  }
+
+  private static byte[] nested(int depth) {
+    return ("[".repeat(depth) + "]".repeat(depth)).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String pick(Random random, String... options) {
+    return options[random.nextInt(options.length)];
+  }
+}

@@ -1,0 +1,171 @@
+package dev.versio.webhook.review;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.versio.engine.compile.CompileResult;
+import dev.versio.engine.compile.Compiler;
+import dev.versio.engine.json.EngineJson;
+import dev.versio.engine.route.Router;
+import dev.versio.engine.rule.ConfigParser;
+import dev.versio.engine.schema.SchemaNode;
+import dev.versio.engine.schema.SchemaSource;
+import dev.versio.engine.schema.VersionSchema;
+import dev.versio.webhook.registry.Registry;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ReviewProcessorTest {
+  private static final ObjectMapper JSON = EngineJson.newMapper();
+  private final Registry registry = new Registry(Clock.systemUTC(), s -> {});
+  private final ReviewProcessor processor = new ReviewProcessor(registry);
+
+  ReviewProcessorTest() throws Exception {
+    registry.set("widgets.example.com", router(), "crd/widgets", "gen=1");
+  }
+
+  private static Router router() throws Exception {
+    var hub =
+        SchemaNode.parse(
+            JSON.readTree(
+                "{\"type\":\"object\",\"properties\":{\"spec\":{\"type\":\"object\",\"properties\":{\"replicas\":{\"type\":\"integer\"}}}}}"));
+    var spoke =
+        SchemaNode.parse(
+            JSON.readTree(
+                "{\"type\":\"object\",\"properties\":{\"spec\":{\"type\":\"object\",\"properties\":{\"size\":{\"type\":\"integer\"}}}}}"));
+    var versions =
+        List.of(
+            new VersionSchema("v2", true, true, hub), new VersionSchema("v1", true, false, spoke));
+    SchemaSource source =
+        new SchemaSource() {
+          @Override
+          public List<VersionSchema> versions() {
+            return versions;
+          }
+
+          @Override
+          public String describe() {
+            return "CRD widgets.example.com";
+          }
+        };
+    var spec =
+        JSON.readTree(
+            "{\"hubVersion\":\"v2\",\"spokes\":[{\"version\":\"v1\",\"rules\":[{\"strategy\":\"FieldRename\",\"fieldRename\":{\"hubPath\":\"spec.replicas\",\"spokePath\":\"spec.size\"}}]}]}");
+    var config = ((ConfigParser.Result.Parsed) new ConfigParser().parse(spec)).config();
+    return new Router(
+        ((CompileResult.Compiled) new Compiler().compile(config, source)).config(), "example.com");
+  }
+
+  private static byte[] review(String desired, String... objects) {
+    return ("{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"kind\":\"ConversionReview\",\"request\":{\"uid\":\"u-1\",\"desiredAPIVersion\":\""
+            + desired
+            + "\",\"objects\":["
+            + String.join(",", objects)
+            + "]}}")
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static final String V1_OBJECT =
+      "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"a\"},\"spec\":{\"size\":12345678901234567890}}";
+
+  @Test
+  void aReviewIsConvertedWithTheUidEchoedAndEveryObjectAtTheDesiredVersion() {
+    var outcome =
+        processor.process("widgets.example.com", review("example.com/v2", V1_OBJECT, V1_OBJECT));
+    assertThat(outcome.httpStatus()).isEqualTo(200);
+    assertThat(outcome.result()).isEqualTo(ReviewResult.SUCCESS);
+    JsonNode response = outcome.body().path("response");
+    assertThat(response.path("uid").asText()).isEqualTo("u-1");
+    assertThat(response.path("result").path("status").asText()).isEqualTo("Success");
+    assertThat(response.path("convertedObjects"))
+        .hasSize(2)
+        .allSatisfy(
+            o -> {
+              assertThat(o.path("apiVersion").asText()).isEqualTo("example.com/v2");
+              assertThat(o.path("spec").path("replicas").bigIntegerValue().toString())
+                  .isEqualTo("12345678901234567890");
+              assertThat(o.path("metadata").path("name").asText()).isEqualTo("a");
+            });
+    assertThat(outcome.body().path("apiVersion").asText()).isEqualTo("apiextensions.k8s.io/v1");
+  }
+
+  @Test
+  void anUnknownTargetIsAFailureReviewNeverAGuess() {
+    var outcome = processor.process("gadgets.example.com", review("example.com/v2", V1_OBJECT));
+    assertThat(outcome.httpStatus()).isEqualTo(200);
+    assertThat(outcome.result()).isEqualTo(ReviewResult.NOT_REGISTERED);
+    assertThat(outcome.body().path("response").path("result").path("status").asText())
+        .isEqualTo("Failure");
+    assertThat(outcome.body().path("response").path("result").path("message").asText())
+        .contains("no conversion plan registered for gadgets.example.com")
+        .contains("check the status");
+    assertThat(outcome.body().path("response").has("convertedObjects")).isFalse();
+  }
+
+  @Test
+  void oneFailingObjectFailsTheWholeReview() {
+    var bad =
+        "{\"apiVersion\":\"example.com/v9\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"b\"}}";
+    var outcome =
+        processor.process("widgets.example.com", review("example.com/v2", V1_OBJECT, bad));
+    assertThat(outcome.result()).isEqualTo(ReviewResult.ERROR);
+    assertThat(outcome.failure())
+        .contains("converting v9 -> v2 (b)")
+        .contains("no compiled plan for version v9");
+    assertThat(outcome.body().path("response").has("convertedObjects")).isFalse();
+  }
+
+  @Test
+  void malformedRequestsAreBadRequestsWithAReason() {
+    assertThat(
+            processor.process("widgets.example.com", "{not json".getBytes(StandardCharsets.UTF_8)))
+        .satisfies(
+            o -> {
+              assertThat(o.httpStatus()).isEqualTo(400);
+              assertThat(o.text()).startsWith("decoding ConversionReview");
+            });
+    assertThat(
+            processor
+                .process(
+                    "widgets.example.com",
+                    "{\"apiVersion\":\"apiextensions.k8s.io/v1\"}".getBytes(StandardCharsets.UTF_8))
+                .text())
+        .isEqualTo("missing request");
+    assertThat(
+            processor
+                .process(
+                    "widgets.example.com",
+                    "{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"request\":{\"desiredAPIVersion\":\"a/v1\",\"objects\":[]}}"
+                        .getBytes(StandardCharsets.UTF_8))
+                .text())
+        .contains("uid");
+    assertThat(
+            processor
+                .process(
+                    "widgets.example.com",
+                    "{\"apiVersion\":\"v1\",\"kind\":\"Pod\"}".getBytes(StandardCharsets.UTF_8))
+                .text())
+        .contains("apiextensions.k8s.io/v1");
+  }
+
+  @Test
+  void anObjectOfAnotherGroupIsRefused() {
+    var other =
+        "{\"apiVersion\":\"other.io/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"c\"}}";
+    assertThat(processor.process("widgets.example.com", review("example.com/v2", other)).failure())
+        .contains("not in the group");
+  }
+
+  @Test
+  void aPlaceholderWithOnlyAnErrorIsNeverServed() {
+    registry.recordError(
+        "broken.example.com", "crd/broken", "rules[0]: spec.nope does not resolve");
+    var outcome = processor.process("broken.example.com", review("example.com/v2", V1_OBJECT));
+    assertThat(outcome.result()).isEqualTo(ReviewResult.NOT_REGISTERED);
+    assertThat(outcome.failure())
+        .contains("its last compile failed: rules[0]: spec.nope does not resolve");
+  }
+}
