@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
     name = "versio",
     mixinStandardHelpOptions = true,
     versionProvider = VersioCommand.Version.class,
-    subcommands = {CommandLine.HelpCommand.class},
+    subcommands = {WebhookServerCommand.class, CommandLine.HelpCommand.class},
     description = {
       "Declarative, field-level conversions between the versions of a Kubernetes CRD or a"
           + " Crossplane XRD.",
@@ -37,7 +37,22 @@ public final class VersioCommand implements Runnable {
 
   /** Builds the command line with Versio's settings. */
   public static CommandLine commandLine() {
-    return new CommandLine(new VersioCommand()).setCaseInsensitiveEnumValuesAllowed(true);
+    return new CommandLine(new VersioCommand())
+        .setCaseInsensitiveEnumValuesAllowed(true)
+        .setExecutionExceptionHandler(
+            (e, cli, parsed) -> {
+              // a failure the user can fix gets its message, not a stack trace
+              cli.getErr().println("versio " + cli.getCommandName() + ": " + e.getMessage());
+              if (!(e instanceof IllegalArgumentException || e instanceof IllegalStateException)) {
+                cli.getErr()
+                    .println(
+                        "  (unexpected "
+                            + e.getClass().getSimpleName()
+                            + "; rerun with VERSIO_LOG_LEVEL=DEBUG for details)");
+                return 1;
+              }
+              return 2;
+            });
   }
 
   public static void main(String[] args) {

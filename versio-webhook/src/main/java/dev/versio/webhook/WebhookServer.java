@@ -117,15 +117,16 @@ public final class WebhookServer implements AutoCloseable {
   }
 
   private int syncUntilComplete() throws InterruptedException {
+    sync.startInformers();
     long backoff = 500;
-    boolean informersUp = false;
     while (true) {
       try {
-        if (!informersUp) {
-          sync.startInformers(Duration.ofSeconds(60));
-          informersUp = true;
+        if (sync.awaitSynced(Duration.ofSeconds(10))) {
+          return sync.initialSync(options.initialSyncWorkers());
         }
-        return sync.initialSync(options.initialSyncWorkers());
+        LOG.warn(
+            "informer caches are not filled yet (readiness stays 503); check that this replica may list and watch"
+                + " versio.dev configs and servers and CustomResourceDefinitions");
       } catch (RuntimeException e) {
         LOG.warn(
             "initial sync failed, retrying in {} ms (readiness stays 503 until it succeeds): {}",

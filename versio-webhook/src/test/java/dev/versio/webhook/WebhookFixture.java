@@ -77,18 +77,23 @@ final class WebhookFixture {
 
   static WebhookServer start(ControlPlane controlPlane, String serverName, Path certDir)
       throws InterruptedException {
+    return start(controlPlane.adminClient(), serverName, certDir, 0);
+  }
+
+  static WebhookServer start(KubernetesClient client, String serverName, Path certDir, int opsPort)
+      throws InterruptedException {
     var options =
         new WebhookServerOptions(
             serverName,
             certDir,
             "127.0.0.1",
             0,
-            0,
+            opsPort,
             Duration.ofMillis(500),
             WebhookServerOptions.DEFAULT_MAX_BODY_BYTES,
             4,
             null);
-    return WebhookServer.start(controlPlane.adminClient(), options, Clock.systemUTC());
+    return WebhookServer.start(client, options, Clock.systemUTC());
   }
 
   static JsonNode yaml(Path file) throws IOException {

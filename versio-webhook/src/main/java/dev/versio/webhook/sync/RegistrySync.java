@@ -77,8 +77,11 @@ public final class RegistrySync implements AutoCloseable {
     this.configSelector = configSelector;
   }
 
-  /** Starts the informers and waits until their caches are filled. */
-  public void startInformers(Duration timeout) throws InterruptedException {
+  /** Creates and starts the informers (once); they retry listing until it succeeds. */
+  public synchronized void startInformers() {
+    if (!informers.isEmpty()) {
+      return;
+    }
     var crdConfigApi = client.resources(CRDConversionConfig.class);
     var xrdConfigApi = client.resources(XRDConversionConfig.class);
     crdConfigs =
@@ -100,7 +103,7 @@ public final class RegistrySync implements AutoCloseable {
         informer(
             client.apiextensions().v1().customResourceDefinitions().runnableInformer(0),
             crd -> enqueueTarget(crd.getMetadata().getName()));
-    if (client.apiextensions().v1().customResourceDefinitions().withName(XRD_CRD).get() != null) {
+    if (xrdApiInstalled()) {
       xrds =
           informer(
               client
@@ -110,20 +113,43 @@ public final class RegistrySync implements AutoCloseable {
               xrd -> enqueueTarget(xrd.getMetadata().getName()));
     }
     for (var informer : informers) {
+      // keep retrying a failed list or watch (e.g. missing RBAC) instead of giving up
+      informer.exceptionHandler(
+          (started, error) -> {
+            LOG.warn(
+                "watching {} failed, retrying: {}",
+                informer.getApiTypeClass().getSimpleName(),
+                error.getMessage());
+            return true;
+          });
       informer.start();
     }
+  }
+
+  private boolean xrdApiInstalled() {
+    try {
+      return client.apiextensions().v1().customResourceDefinitions().withName(XRD_CRD).get()
+          != null;
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "cannot tell whether Crossplane's XRD API is installed ({}); XRD configs are not served",
+          e.getMessage());
+      return false;
+    }
+  }
+
+  /** Waits until every informer cache is filled; false when {@code timeout} passed first. */
+  public boolean awaitSynced(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     for (var informer : informers) {
       while (!informer.hasSynced()) {
         if (System.nanoTime() > deadline) {
-          throw new IllegalStateException(
-              "informer caches did not sync within "
-                  + timeout.toSeconds()
-                  + " s; check that the service account may list and watch versio.dev configs, servers and CRDs");
+          return false;
         }
         Thread.sleep(20); // waiting for an external cache, not for test logic
       }
     }
+    return true;
   }
 
   private <T extends HasMetadata> SharedIndexInformer<T> informer(

@@ -1,0 +1,130 @@
+package dev.versio.cli;
+
+import dev.versio.webhook.WebhookServer;
+import dev.versio.webhook.WebhookServerOptions;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code versio webhook-server}: one replica of the conversion webhook runtime. */
+@Command(
+    name = "webhook-server",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Serve conversion webhooks for every config assigned to one ConversionWebhookServer.",
+      "",
+      "Watches configs, servers and target CRDs/XRDs, compiles every assigned config, and answers"
+          + " POST /convert/<target> over HTTPS (HTTP/2 and HTTP/1.1). Health, readiness (503 until the"
+          + " first complete sync), metrics and /debug/registry are on a separate plain-HTTP port. The"
+          + " operator runs this in the server's Deployment."
+    },
+    footerHeading = "%nExample:%n",
+    footer = {"  versio webhook-server --server-name default --tls-cert-dir /tls"})
+final class WebhookServerCommand implements Callable<Integer> {
+  @Option(
+      names = "--server-name",
+      required = true,
+      description = "The ConversionWebhookServer this replica belongs to.")
+  String serverName;
+
+  @Option(
+      names = "--tls-cert-dir",
+      defaultValue = "/tls",
+      description = "Folder with tls.crt and tls.key (default: ${DEFAULT-VALUE}).")
+  Path tlsCertDir;
+
+  @Option(
+      names = "--bind-address",
+      defaultValue = "0.0.0.0",
+      description = "Address of both listeners (default: ${DEFAULT-VALUE}).")
+  String host;
+
+  @Option(
+      names = "--conversion-port",
+      defaultValue = "9443",
+      description = "HTTPS conversion port (default: ${DEFAULT-VALUE}).")
+  int conversionPort;
+
+  @Option(
+      names = "--ops-port",
+      defaultValue = "8443",
+      description = "Plain-HTTP health/metrics port (default: ${DEFAULT-VALUE}).")
+  int opsPort;
+
+  @Option(
+      names = "--cert-reload-interval",
+      defaultValue = "30s",
+      description =
+          "How often the certificate files are re-read, e.g. 30s or 5m (default: ${DEFAULT-VALUE}).")
+  String certReloadInterval;
+
+  @Option(
+      names = "--max-body-bytes",
+      defaultValue = "67108864",
+      description =
+          "Largest accepted request body; larger ones get 413 (default: ${DEFAULT-VALUE}).")
+  long maxBodyBytes;
+
+  @Option(
+      names = "--initial-sync-workers",
+      description = "Threads of the initial compile (default: available processors).")
+  Integer initialSyncWorkers;
+
+  @Option(
+      names = "--config-selector",
+      description =
+          "Label selector limiting which configs this replica watches, e.g. team=payments.")
+  String configSelector;
+
+  @Override
+  public Integer call() throws Exception {
+    var options =
+        new WebhookServerOptions(
+            serverName,
+            tlsCertDir,
+            host,
+            conversionPort,
+            opsPort,
+            parse(certReloadInterval),
+            maxBodyBytes,
+            initialSyncWorkers == null
+                ? Runtime.getRuntime().availableProcessors()
+                : initialSyncWorkers,
+            configSelector);
+    var stop = new CountDownLatch(1);
+    try (var client = new KubernetesClientBuilder().build();
+        var server = WebhookServer.start(client, options, Clock.systemUTC())) {
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    server.close(); // stop accepting, finish in-flight reviews
+                    stop.countDown();
+                  },
+                  "versio-shutdown"));
+      stop.await();
+    }
+    return 0;
+  }
+
+  static Duration parse(String text) {
+    var m = Pattern.compile("(\\d+)(ms|s|m|h)").matcher(text.trim());
+    if (!m.matches()) {
+      throw new IllegalArgumentException(
+          "'" + text + "' is not a duration: use e.g. 500ms, 30s, 5m or 1h");
+    }
+    long n = Long.parseLong(m.group(1));
+    return switch (m.group(2)) {
+      case "ms" -> Duration.ofMillis(n);
+      case "s" -> Duration.ofSeconds(n);
+      case "m" -> Duration.ofMinutes(n);
+      default -> Duration.ofHours(n);
+    };
+  }
+}
