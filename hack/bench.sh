@@ -3,6 +3,7 @@
 #   hack/bench.sh CompileBenchmark -prof gc          # one benchmark with allocation figures
 #   hack/bench.sh -f 1 -wi 3 -i 5                    # everything, 1 fork, 3 warm-ups, 5 iterations
 #   hack/bench.sh --retained-heap 200 1000           # live heap per compiled leaf
+#   hack/bench.sh --review-load 500 20 1 0 2 32      # webhook load: rate s objects padKiB http concurrency
 set -Eeuo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -16,8 +17,12 @@ mvn -B -Dstyle.color=never -q -pl versio-bench dependency:build-classpath -Dmdep
   || { tail -n 30 "$log" >&2; exit 2; }
 cp="versio-bench/target/classes:$(cat versio-bench/target/classpath.txt)"
 java=("$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED)
+if [ "${1:-}" = "--review-load" ]; then
+  shift
+  exec "${java[@]}" -Xmx1g -Dversio.examples=examples -cp "$cp" dev.versio.bench.webhook.ReviewLoad "$@"
+fi
 if [ "${1:-}" = "--retained-heap" ]; then
   shift
   exec "${java[@]}" -Xmx2g -cp "$cp" dev.versio.bench.engine.RetainedHeapPerLeaf "$@"
 fi
-exec "${java[@]}" -cp "$cp" org.openjdk.jmh.Main "$@"
+exec "${java[@]}" -Dversio.examples="$root/examples" -cp "$cp" org.openjdk.jmh.Main "$@"

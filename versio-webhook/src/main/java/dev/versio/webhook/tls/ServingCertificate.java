@@ -5,6 +5,7 @@ import io.vertx.core.net.PemKeyCertOptions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -42,11 +43,12 @@ public record ServingCertificate(byte[] certificate, byte[] key, String fingerpr
     try {
       return Files.readAllBytes(file);
     } catch (IOException e) {
+      var why = e instanceof NoSuchFileException ? "it does not exist" : e.toString();
       throw new IllegalStateException(
           "cannot read the serving certificate file "
               + file
               + " ("
-              + e.getMessage()
+              + why
               + "); mount the TLS Secret there, or point --tls-cert-dir at a folder with tls.crt and tls.key",
           e);
     }
