@@ -4,6 +4,7 @@
 #   hack/bench.sh -f 1 -wi 3 -i 5                    # everything, 1 fork, 3 warm-ups, 5 iterations
 #   hack/bench.sh --retained-heap 200 1000           # live heap per compiled leaf
 #   hack/bench.sh --review-load 500 20 1 0 2 32      # webhook load: rate s objects padKiB http concurrency
+#   hack/bench.sh --cold-start 1000 50 2             # initial compile of 1000 targets x 50 leaves
 set -Eeuo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -20,6 +21,10 @@ java=("$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow --enable-nativ
 if [ "${1:-}" = "--review-load" ]; then
   shift
   exec "${java[@]}" -Xmx1g -Dversio.examples=examples -cp "$cp" dev.versio.bench.webhook.ReviewLoad "$@"
+fi
+if [ "${1:-}" = "--cold-start" ]; then
+  shift
+  exec "${java[@]}" -Xmx2g -cp "$cp" dev.versio.bench.webhook.ColdStartProbe "$@"
 fi
 if [ "${1:-}" = "--retained-heap" ]; then
   shift
