@@ -5,6 +5,7 @@ import dev.versio.engine.diagnostic.DiagnosticCode;
 import dev.versio.engine.rule.Rule;
 import dev.versio.engine.rule.Rule.FractionalPolicy;
 import dev.versio.engine.runtime.Coercion;
+import dev.versio.engine.runtime.IntegerText;
 import dev.versio.engine.runtime.Op;
 import dev.versio.engine.runtime.ValueOp;
 import dev.versio.engine.schema.Classification;
@@ -173,18 +174,11 @@ final class ScalarRules {
     if (!(s.claimHub(r, index, hubPath, false) & s.claimSpoke(r, index, spokePath, false))) {
       return null;
     }
-    Op textToInt =
-        quantity
-            ? new ValueOp.QuantityToMilli(
-                hubIsText ? hubPath : spokePath, hubIsText ? spokePath : hubPath)
-            : new ValueOp.DurationToSeconds(
-                hubIsText ? hubPath : spokePath, hubIsText ? spokePath : hubPath);
-    Op intToText =
-        quantity
-            ? new ValueOp.MilliToQuantity(
-                hubIsText ? spokePath : hubPath, hubIsText ? hubPath : spokePath)
-            : new ValueOp.SecondsToDuration(
-                hubIsText ? spokePath : hubPath, hubIsText ? hubPath : spokePath);
+    var form = quantity ? IntegerText.QUANTITY : IntegerText.DURATION;
+    var text = hubIsText ? hubPath : spokePath;
+    var integer = hubIsText ? spokePath : hubPath;
+    Op textToInt = new ValueOp.TextToInteger(text, integer, form);
+    Op intToText = new ValueOp.IntegerToText(integer, text, form);
     return hubIsText
         ? new Resolved(
             textToInt,

@@ -60,8 +60,8 @@ public sealed interface ValueOp extends Op {
     }
   }
 
-  /** Kubernetes quantity text → integer milli-units (Quantity). */
-  record QuantityToMilli(FieldPath from, FieldPath to) implements ValueOp {
+  /** Quantity or duration text → its integer amount (Quantity, Duration). */
+  record TextToInteger(FieldPath from, FieldPath to, IntegerText form) implements ValueOp {
     @Override
     public void apply(JsonNode input, ObjectNode output) {
       var value = Tree.get(input, from);
@@ -70,14 +70,14 @@ public sealed interface ValueOp extends Op {
       }
       if (!value.isTextual()) {
         throw new OpFailure(
-            "expected a quantity string at " + from + ", found " + Coercion.kind(value));
+            "expected " + form.textName + " at " + from + ", found " + Coercion.kind(value));
       }
-      Tree.set(output, to, EngineJson.nodes().numberNode(Quantities.parseMilli(value.asText())));
+      Tree.set(output, to, EngineJson.nodes().numberNode(form.parse(value.asText())));
     }
   }
 
-  /** Integer milli-units → canonical Kubernetes quantity text (Quantity). */
-  record MilliToQuantity(FieldPath from, FieldPath to) implements ValueOp {
+  /** An integer amount → its canonical quantity or duration text (Quantity, Duration). */
+  record IntegerToText(FieldPath from, FieldPath to, IntegerText form) implements ValueOp {
     @Override
     public void apply(JsonNode input, ObjectNode output) {
       var value = Tree.get(input, from);
@@ -85,44 +85,9 @@ public sealed interface ValueOp extends Op {
         return;
       }
       if (!value.isIntegralNumber()) {
-        throw new OpFailure("expected an integer of milli-units at " + from + ", found " + value);
+        throw new OpFailure("expected " + form.integerName + " at " + from + ", found " + value);
       }
-      Tree.set(
-          output, to, EngineJson.nodes().textNode(Quantities.formatMilli(value.bigIntegerValue())));
-    }
-  }
-
-  /** Go duration text → integer seconds (Duration). */
-  record DurationToSeconds(FieldPath from, FieldPath to) implements ValueOp {
-    @Override
-    public void apply(JsonNode input, ObjectNode output) {
-      var value = Tree.get(input, from);
-      if (value == null) {
-        return;
-      }
-      if (!value.isTextual()) {
-        throw new OpFailure(
-            "expected a duration string at " + from + ", found " + Coercion.kind(value));
-      }
-      Tree.set(output, to, EngineJson.nodes().numberNode(Durations.parseSeconds(value.asText())));
-    }
-  }
-
-  /** Integer seconds → Go duration text (Duration). */
-  record SecondsToDuration(FieldPath from, FieldPath to) implements ValueOp {
-    @Override
-    public void apply(JsonNode input, ObjectNode output) {
-      var value = Tree.get(input, from);
-      if (value == null) {
-        return;
-      }
-      if (!value.isIntegralNumber()) {
-        throw new OpFailure("expected whole seconds at " + from + ", found " + value);
-      }
-      Tree.set(
-          output,
-          to,
-          EngineJson.nodes().textNode(Durations.formatSeconds(value.bigIntegerValue())));
+      Tree.set(output, to, EngineJson.nodes().textNode(form.format(value.bigIntegerValue())));
     }
   }
 }
