@@ -57,6 +57,7 @@ class ConversionWebhookIT {
                       .withName(crd.getMetadata().getName())
                       .get();
               return live.getStatus() != null
+                  && live.getStatus().getConditions() != null
                   && live.getStatus().getConditions().stream()
                       .anyMatch(
                           c -> c.getType().equals("Established") && c.getStatus().equals("True"));

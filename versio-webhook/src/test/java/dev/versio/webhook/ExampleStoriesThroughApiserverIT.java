@@ -79,6 +79,7 @@ class ExampleStoriesThroughApiserverIT {
       client
           .resource(Serialization.unmarshal(crd.toString(), CustomResourceDefinition.class))
           .serverSideApply();
+      WebhookFixture.awaitEstablished(client, name);
       var config =
           Serialization.unmarshal(
               Files.readString(story.resolve("config.yaml")), CRDConversionConfig.class);

@@ -55,6 +55,7 @@ class PlanLifecycleIT {
           .resource(WebhookFixture.serverObject(serverName, server.conversionPort(), caBundle))
           .serverSideApply();
       client.resource(crd(group, server.conversionPort(), caBundle)).serverSideApply();
+      WebhookFixture.awaitEstablished(client, crdName);
       var config = config(crdName, serverName, "spec.replicas");
       client.resource(config).serverSideApply();
       await()

@@ -52,6 +52,7 @@ final class WebhookFixture {
                 c ->
                     c != null
                         && c.getStatus() != null
+                        && c.getStatus().getConditions() != null
                         && c.getStatus().getConditions().stream()
                             .anyMatch(
                                 x ->
@@ -108,5 +109,24 @@ final class WebhookFixture {
     cws.getSpec().url = "https://127.0.0.1:" + port;
     cws.getSpec().caBundle = caBundle;
     return cws;
+  }
+
+  /** Waits until the CRD {@code name} is Established (served by the apiserver). */
+  static void awaitEstablished(KubernetesClient client, String name) {
+    client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .withName(name)
+        .waitUntilCondition(
+            c ->
+                c != null
+                    && c.getStatus() != null
+                    && c.getStatus().getConditions() != null
+                    && c.getStatus().getConditions().stream()
+                        .anyMatch(
+                            x -> x.getType().equals("Established") && x.getStatus().equals("True")),
+            30,
+            TimeUnit.SECONDS);
   }
 }
