@@ -1,5 +1,9 @@
 package dev.versio.cli;
 
+import dev.versio.cli.offline.AnalyzeCommand;
+import dev.versio.cli.offline.ConvertCommand;
+import dev.versio.cli.offline.TestCommand;
+import dev.versio.cli.offline.ValidateCommand;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Properties;
@@ -11,7 +15,15 @@ import picocli.CommandLine.Command;
     name = "versio",
     mixinStandardHelpOptions = true,
     versionProvider = VersioCommand.Version.class,
-    subcommands = {WebhookServerCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {
+      ValidateCommand.class,
+      AnalyzeCommand.class,
+      TestCommand.class,
+      ConvertCommand.class,
+      WebhookServerCommand.class,
+      CompletionCommand.class,
+      CommandLine.HelpCommand.class
+    },
     description = {
       "Declarative, field-level conversions between the versions of a Kubernetes CRD or a"
           + " Crossplane XRD.",

@@ -1,0 +1,91 @@
+package dev.versio.cli.offline;
+
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.versio.engine.json.EngineJson;
+import dev.versio.engine.runtime.ConversionException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code versio convert}: one object to another version, exactly as the webhook would. */
+@Command(
+    name = "convert",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Convert one object (YAML or JSON) to another version with the config, as the webhook server would."
+    },
+    footerHeading = "%nExample:%n",
+    footer = {
+      "  versio convert -c config.yaml --crd crd.yaml -f cache-v1.yaml --to v2",
+      "",
+      "Exit codes: 0 converted, 1 invalid config or failed conversion, 2 unreadable files or bad flags."
+    })
+public final class ConvertCommand implements Callable<Integer> {
+  @Mixin TargetOptions options;
+
+  @Option(
+      names = {"-f", "--file"},
+      required = true,
+      paramLabel = "FILE",
+      description = "The object to convert.")
+  Path file;
+
+  @Option(
+      names = "--to",
+      required = true,
+      paramLabel = "VERSION",
+      description = "The version to convert to, e.g. v2.")
+  String to;
+
+  @Option(
+      names = {"-o", "--output"},
+      defaultValue = "yaml",
+      description = "yaml or json (default: ${DEFAULT-VALUE}).")
+  String output;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    if (!output.equals("yaml") && !output.equals("json")) {
+      throw new LoadError("--output must be yaml or json, not '" + output + "'");
+    }
+    var config = options.loadConfig();
+    var analysis = Analysis.of(config, options.requireTarget(config));
+    var err = spec.commandLine().getErr();
+    if (!analysis.valid()) {
+      err.println("the config does not compile against " + analysis.target().name() + ":");
+      analysis.diagnostics().stream().filter(d -> d.isError()).forEach(d -> Output.text(err, d));
+      return 1;
+    }
+    var object = Inputs.single(file);
+    var from = new Inputs.Sample(file, object).version();
+    try {
+      var converted = analysis.router().convert(object, from, to);
+      var out = spec.commandLine().getOut();
+      if (output.equals("json")) {
+        out.println(
+            EngineJson.newMapper()
+                .enable(SerializationFeature.INDENT_OUTPUT)
+                .writeValueAsString(converted));
+      } else {
+        out.print(
+            new YAMLMapper()
+                .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+                .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
+                .writeValueAsString(converted));
+      }
+      return 0;
+    } catch (ConversionException e) {
+      err.println(
+          "conversion of " + file + " from " + from + " to " + to + " failed: " + e.getMessage());
+      return 1;
+    }
+  }
+}

@@ -1,0 +1,191 @@
+package dev.versio.cli.offline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.versio.cli.VersioCommand;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class OfflineCommandsTest {
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+  @TempDir Path tmp;
+
+  private int run(String... args) {
+    var cli = VersioCommand.commandLine();
+    cli.setOut(new PrintWriter(out));
+    cli.setErr(new PrintWriter(err));
+    return cli.execute(args);
+  }
+
+  static Path examples() {
+    var dir = Path.of("").toAbsolutePath();
+    while (dir != null && !Files.isDirectory(dir.resolve("examples"))) {
+      dir = dir.getParent();
+    }
+    return dir.resolve("examples");
+  }
+
+  static Stream<Path> stories() throws IOException {
+    try (var list = Files.list(examples())) {
+      return list.filter(p -> Files.exists(p.resolve("config.yaml"))).sorted().toList().stream();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("stories")
+  void everyExampleStoryPassesVersioTest(Path story) {
+    int code =
+        run(
+            "test",
+            "-c",
+            story.resolve("config.yaml").toString(),
+            "--crd",
+            story.resolve("crd.yaml").toString(),
+            "-s",
+            story.resolve("samples").toString());
+    assertThat(code).as("versio test on %s:%n%s%s", story.getFileName(), out, err).isZero();
+    assertThat(out.toString()).contains("0 fail (unacknowledged loss), 0 error");
+  }
+
+  @Test
+  void validateExitsZeroForAValidConfigAndOneForAnInvalidOneInEveryFormat() throws IOException {
+    var story = examples().resolve("field-rename");
+    assertThat(
+            run(
+                "validate",
+                "-c",
+                story.resolve("config.yaml").toString(),
+                "--crd",
+                story.resolve("crd.yaml").toString()))
+        .isZero();
+    var broken = tmp.resolve("broken.yaml");
+    Files.writeString(
+        broken, Files.readString(story.resolve("config.yaml")).replace("spec.size", "spec.sise"));
+    assertThat(
+            run("validate", "-c", broken.toString(), "--crd", story.resolve("crd.yaml").toString()))
+        .isEqualTo(1);
+    assertThat(out.toString()).contains("INVALID").contains("spec.sise").contains("fix:");
+    assertThat(
+            run(
+                "validate",
+                "-c",
+                broken.toString(),
+                "--crd",
+                story.resolve("crd.yaml").toString(),
+                "-o",
+                "json"))
+        .isEqualTo(1);
+    assertThat(out.toString())
+        .contains("\"valid\" : false")
+        .contains("\"code\" : \"PATH_NOT_FOUND\"");
+  }
+
+  @Test
+  void unreadableFilesAndMismatchedKindFlagsAreLoadErrorsWithExitCodeTwo() {
+    var story = examples().resolve("field-rename");
+    assertThat(run("validate", "-c", tmp.resolve("nope.yaml").toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("nope.yaml does not exist");
+    assertThat(
+            run(
+                "analyze",
+                "-c",
+                story.resolve("config.yaml").toString(),
+                "--xrd",
+                story.resolve("crd.yaml").toString()))
+        .isEqualTo(2);
+    assertThat(err.toString())
+        .contains("is a CRDConversionConfig; pass its target schema with --crd, not --xrd");
+  }
+
+  @Test
+  void analyzeReportsVerdictsPerSpokeAsJson() throws IOException {
+    var story = examples().resolve("kitchen-sink");
+    assertThat(
+            run(
+                "analyze",
+                "-c",
+                story.resolve("config.yaml").toString(),
+                "--crd",
+                story.resolve("crd.yaml").toString(),
+                "-o",
+                "json"))
+        .isZero();
+    var json = new ObjectMapper().readTree(out.toString());
+    assertThat(json.path("hubVersion").asText()).isEqualTo("v2");
+    assertThat(json.path("spokes")).hasSize(2);
+    assertThat(json.path("lossless").asBoolean()).isFalse();
+  }
+
+  @Test
+  void convertPrintsTheObjectAtTheRequestedVersion() {
+    var story = examples().resolve("field-rename");
+    assertThat(
+            run(
+                "convert",
+                "-c",
+                story.resolve("config.yaml").toString(),
+                "--crd",
+                story.resolve("crd.yaml").toString(),
+                "-f",
+                story.resolve("samples/small.v1.yaml").toString(),
+                "--to",
+                "v2"))
+        .isZero();
+    assertThat(out.toString())
+        .contains("apiVersion: example.com/v2")
+        .contains("replicas: 3")
+        .doesNotContain("size:");
+  }
+
+  @Test
+  void aFieldDroppedByAWhenGatedRuleIsAnUnacknowledgedLossThatFailsTheTest() throws IOException {
+    var story = examples().resolve("kitchen-sink");
+    var sample = tmp.resolve("basic-plan.yaml");
+    Files.writeString(
+        sample,
+        Files.readString(story.resolve("samples/full.v2.yaml"))
+            .replace("plan: enterprise", "plan: basic"));
+    assertThat(
+            run(
+                "test",
+                "-c",
+                story.resolve("config.yaml").toString(),
+                "--crd",
+                story.resolve("crd.yaml").toString(),
+                "-s",
+                sample.toString()))
+        .isEqualTo(1);
+    assertThat(out.toString())
+        .contains("v2->v3")
+        .contains("FAIL")
+        .contains("lost (not acknowledged): spec.burstLimit");
+    assertThat(
+            run(
+                "test",
+                "-c",
+                story.resolve("config.yaml").toString(),
+                "--crd",
+                story.resolve("crd.yaml").toString(),
+                "-s",
+                sample.toString(),
+                "--fail-on",
+                "none"))
+        .isZero();
+  }
+
+  @Test
+  void completionPrintsABashScript() {
+    assertThat(run("completion", "bash")).isZero();
+    assertThat(out.toString()).contains("complete -F").contains("versio");
+  }
+}
