@@ -44,9 +44,9 @@ class ExampleStoriesTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("stories")
   void everySampleConvertsToEveryOtherVersionExactly(Path story) throws IOException {
-    var crdFile = story.resolve("crd.yaml");
-    var crd = read(crdFile);
-    var target = ResourceSchemas.crd(crd);
+    var xrd = Files.exists(story.resolve("xrd.yaml"));
+    var crd = read(story.resolve(xrd ? "xrd.yaml" : "crd.yaml"));
+    var target = xrd ? ResourceSchemas.xrd(crd) : ResourceSchemas.crd(crd);
     var spec = read(story.resolve("config.yaml")).path("spec");
     var parsed = new ConfigParser().parse(spec);
     if (!(parsed instanceof ConfigParser.Result.Parsed ok)) {

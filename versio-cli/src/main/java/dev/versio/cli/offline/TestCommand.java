@@ -191,14 +191,14 @@ public final class TestCommand implements Callable<Integer> {
 
   private void table(List<PathResult> results) {
     var out = spec.commandLine().getOut();
-    out.printf("%-40s %-14s %s%n", "SAMPLE", "PATH", "RESULT");
+    out.printf("%-40s %-18s %s%n", "SAMPLE", "PATH", "RESULT");
     for (var r : results) {
       var name =
           r.sample().file().getFileName()
               + ":"
               + r.sample().object().path("metadata").path("name").asText("?");
       out.printf(
-          "%-40s %-14s %s%n",
+          "%-40s %-18s %s%n",
           abbreviate(name, 40), r.from() + "->" + r.to(), r.result().toUpperCase());
       r.lost().forEach(p -> Output.wrap(out, "    lost (not acknowledged): " + p, "      "));
       r.acknowledged().forEach(p -> Output.wrap(out, "    acknowledged loss: " + p, "      "));

@@ -44,13 +44,14 @@ class OfflineCommandsTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("stories")
   void everyExampleStoryPassesVersioTest(Path story) {
+    var xrd = Files.exists(story.resolve("xrd.yaml"));
     int code =
         run(
             "test",
             "-c",
             story.resolve("config.yaml").toString(),
-            "--crd",
-            story.resolve("crd.yaml").toString(),
+            xrd ? "--xrd" : "--crd",
+            story.resolve(xrd ? "xrd.yaml" : "crd.yaml").toString(),
             "-s",
             story.resolve("samples").toString());
     assertThat(code).as("versio test on %s:%n%s%s", story.getFileName(), out, err).isZero();
