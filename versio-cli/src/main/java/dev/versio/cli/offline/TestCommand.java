@@ -55,10 +55,18 @@ public final class TestCommand implements Callable<Integer> {
   boolean skipIdentity;
 
   @Option(
+      names = "--version-pair",
+      paramLabel = "FROM:TO",
+      description =
+          "Test only these paths (repeatable), e.g. --version-pair v1alpha1:v1; default: every pair.")
+  List<String> versionPairs = List.of();
+
+  @Option(
       names = {"-o", "--output"},
       defaultValue = "table",
-      description = "table or json (default: ${DEFAULT-VALUE}).")
-  OutputFormat output;
+      description =
+          "table, json, or junit (JUnit XML, one test case per path, for CI test reports) (default: ${DEFAULT-VALUE}).")
+  TestReportFormat output;
 
   @Spec CommandSpec spec;
 
@@ -88,11 +96,10 @@ public final class TestCommand implements Callable<Integer> {
       analysis.diagnostics().stream().filter(d -> d.isError()).forEach(d -> Output.text(err, d));
       return 2;
     }
+    var pairs = VersionPairs.parse(versionPairs, versions(analysis));
     var router = analysis.router();
     var target = analysis.target();
-    var versions = new ArrayList<String>();
-    versions.add(analysis.parsed().hubVersion());
-    analysis.report().spokes().forEach(s -> versions.add(s.version()));
+    var versions = versions(analysis);
     var all =
         Inputs.samples(samples).stream()
             .filter(
@@ -120,6 +127,9 @@ public final class TestCommand implements Callable<Integer> {
         continue;
       }
       for (var to : versions) {
+        if (!pairs.includes(from, to)) {
+          continue;
+        }
         if (to.equals(from)) {
           if (!skipIdentity) {
             results.add(new PathResult(sample, from, to, "pass", List.of(), List.of(), null));
@@ -129,14 +139,25 @@ public final class TestCommand implements Callable<Integer> {
         results.add(roundTrip(router, analysis, sample, from, to));
       }
     }
+    if (results.isEmpty() && pairs.restricted()) {
+      throw new LoadError(
+          "no sample is at the FROM version of " + versionPairs + "; add samples at that version");
+    }
     int fail = count(results, "fail");
     int error = count(results, "error");
-    if (output == OutputFormat.JSON) {
-      json(analysis, results);
-    } else {
-      table(results);
+    switch (output) {
+      case JSON -> json(analysis, results);
+      case JUNIT -> JUnitReport.write(spec.commandLine().getOut(), target.name(), results);
+      case TABLE -> table(results);
     }
     return failOn.equals("none") || fail + error == 0 ? 0 : 1;
+  }
+
+  private static List<String> versions(Analysis analysis) {
+    var versions = new ArrayList<String>();
+    versions.add(analysis.parsed().hubVersion());
+    analysis.report().spokes().forEach(s -> versions.add(s.version()));
+    return versions;
   }
 
   private PathResult roundTrip(

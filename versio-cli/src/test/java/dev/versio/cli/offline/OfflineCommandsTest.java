@@ -6,14 +6,18 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.versio.cli.VersioCommand;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.StringReader;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.w3c.dom.Element;
+import org.xml.sax.InputSource;
 
 class OfflineCommandsTest {
   private final StringWriter out = new StringWriter();
@@ -182,6 +186,59 @@ class OfflineCommandsTest {
                 "--fail-on",
                 "none"))
         .isZero();
+  }
+
+  @Test
+  void junitReportHasOneCaseForTheChosenPairWithTheLostFieldAsAFailure() throws Exception {
+    var story = examples().resolve("kitchen-sink");
+    var sample = tmp.resolve("basic-plan.yaml");
+    Files.writeString(
+        sample,
+        Files.readString(story.resolve("samples/full.v2.yaml"))
+            .replace("plan: enterprise", "plan: basic"));
+    int code =
+        run(
+            "test",
+            "-c",
+            story.resolve("config.yaml").toString(),
+            "--crd",
+            story.resolve("crd.yaml").toString(),
+            "-s",
+            sample.toString(),
+            "--version-pair",
+            "v2:v3",
+            "-o",
+            "junit");
+    assertThat(code).as("%s%s", out, err).isEqualTo(1);
+    var xml =
+        DocumentBuilderFactory.newInstance()
+            .newDocumentBuilder()
+            .parse(new InputSource(new StringReader(out.toString())));
+    var suite = (Element) xml.getElementsByTagName("testsuite").item(0);
+    assertThat(suite.getAttribute("tests")).isEqualTo("1");
+    assertThat(suite.getAttribute("failures")).isEqualTo("1");
+    var testCase = (Element) xml.getElementsByTagName("testcase").item(0);
+    assertThat(testCase.getAttribute("name")).isEqualTo("v2 -> v3 -> v2");
+    var failure = (Element) testCase.getElementsByTagName("failure").item(0);
+    assertThat(failure.getAttribute("message")).contains("spec.burstLimit");
+  }
+
+  @Test
+  void aVersionPairNamingAnUnknownVersionIsALoadErrorThatListsTheKnownOnes() {
+    var story = examples().resolve("field-rename");
+    int code =
+        run(
+            "test",
+            "-c",
+            story.resolve("config.yaml").toString(),
+            "--crd",
+            story.resolve("crd.yaml").toString(),
+            "-s",
+            story.resolve("samples").toString(),
+            "--version-pair",
+            "v1:v9");
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString()).contains("v9").contains("[v");
   }
 
   @Test

@@ -1,0 +1,9 @@
+package dev.versio.cli.offline;
+
+/** How {@code versio test} prints its result; exit codes are the same for every format. */
+public enum TestReportFormat {
+  TABLE,
+  JSON,
+  /** JUnit XML, read by CI systems as a test report. */
+  JUNIT
+}
