@@ -16,6 +16,9 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
@@ -24,6 +27,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -37,7 +42,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * conversion webhook at a Versio webhook server (in this JVM: the same code {@code versio
  * webhook-server} runs, started in a second instead of a process, and debuggable), the config is
  * applied as a custom resource, and every sample is created at its version and read back at every
- * other version with get and list.
+ * other version with get, list and watch.
  */
 @KubeApiServerTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -125,7 +130,7 @@ class ExampleStoriesThroughApiserverIT {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("stories")
-  void everySampleCreatedAtItsVersionReadsBackAtEveryOtherVersion(Path story) throws IOException {
+  void everySampleCreatedAtItsVersionReadsBackAtEveryOtherVersion(Path story) throws Exception {
     var crd = WebhookFixture.yaml(story.resolve("crd.yaml"));
     var source = ResourceSchemas.crd(crd);
     var group = crd.path("spec").path("group").asText();
@@ -197,11 +202,48 @@ class ExampleStoriesThroughApiserverIT {
               json(listed),
               expected,
               to.schema());
+          assertSame(
+              story,
+              sample.getKey(),
+              from.getKey(),
+              to.name(),
+              "watch",
+              json(watchAdded(namespaced ? readApi.inNamespace(NAMESPACE) : readApi, name)),
+              expected,
+              to.schema());
           checked++;
         }
       }
     }
     assertThat(checked).as("conversions checked through the apiserver").isPositive();
+  }
+
+  /** The object as the first (synthetic ADDED) event of a watch at the read version delivers it. */
+  private static GenericKubernetesResource watchAdded(
+      FilterWatchListDeletable<GenericKubernetesResource, ?, ?> api, String name) throws Exception {
+    var added = new CompletableFuture<GenericKubernetesResource>();
+    try (var watch =
+        api.withField("metadata.name", name)
+            .watch(
+                new Watcher<>() {
+                  @Override
+                  public void eventReceived(Action action, GenericKubernetesResource resource) {
+                    if (action == Action.ADDED) {
+                      added.complete(resource);
+                    } else if (action == Action.ERROR) {
+                      added.completeExceptionally(
+                          new AssertionError("watch of " + name + " sent an ERROR event"));
+                    }
+                  }
+
+                  @Override
+                  public void onClose(WatcherException cause) {
+                    added.completeExceptionally(
+                        new AssertionError("watch of " + name + " closed: " + cause.getMessage()));
+                  }
+                })) {
+      return added.get(30, TimeUnit.SECONDS);
+    }
   }
 
   private static void assertSame(
