@@ -1,5 +1,6 @@
 package dev.versio.cli;
 
+import dev.versio.cli.live.MigrateStorageCommand;
 import dev.versio.cli.offline.AnalyzeCommand;
 import dev.versio.cli.offline.ConvertCommand;
 import dev.versio.cli.offline.TestCommand;
@@ -20,6 +21,7 @@ import picocli.CommandLine.Command;
       AnalyzeCommand.class,
       TestCommand.class,
       ConvertCommand.class,
+      MigrateStorageCommand.class,
       WebhookServerCommand.class,
       CompletionCommand.class,
       CommandLine.HelpCommand.class

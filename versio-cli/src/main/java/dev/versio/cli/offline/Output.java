@@ -9,10 +9,10 @@ import java.io.PrintWriter;
 import java.util.List;
 
 /** Output helpers: stable JSON, and diagnostics as text that fits 80 columns. */
-final class Output {
+public final class Output {
   private Output() {}
 
-  static void json(PrintWriter out, JsonNode node) {
+  public static void json(PrintWriter out, JsonNode node) {
     try {
       out.println(
           EngineJson.newMapper()
@@ -53,7 +53,7 @@ final class Output {
     }
   }
 
-  static void wrap(PrintWriter out, String text, String indent) {
+  public static void wrap(PrintWriter out, String text, String indent) {
     int width = 80;
     var lead = text.substring(0, text.length() - text.stripLeading().length());
     var line = new StringBuilder(lead);

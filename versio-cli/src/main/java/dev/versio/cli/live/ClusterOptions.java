@@ -1,0 +1,53 @@
+package dev.versio.cli.live;
+
+import dev.versio.cli.offline.LoadError;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/**
+ * Which cluster a live command talks to, resolved like kubectl: {@code --kubeconfig}, else {@code
+ * KUBECONFIG}, else {@code ~/.kube/config}, else the in-cluster service account; {@code --context}
+ * picks a context other than the current one.
+ */
+public final class ClusterOptions {
+  @Option(
+      names = "--kubeconfig",
+      paramLabel = "FILE",
+      description = "The kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config).")
+  Path kubeconfig;
+
+  @Option(
+      names = "--context",
+      paramLabel = "NAME",
+      description = "The kubeconfig context to use (default: its current context).")
+  String context;
+
+  /** A client for the chosen cluster; a missing or unreadable kubeconfig is a load error. */
+  public KubernetesClient client() {
+    Config config;
+    if (kubeconfig != null) {
+      try {
+        config =
+            Config.fromKubeconfig(
+                context, Files.readString(kubeconfig), kubeconfig.toAbsolutePath().toString());
+      } catch (IOException e) {
+        throw new LoadError("cannot read --kubeconfig " + kubeconfig + ": " + e.getMessage());
+      }
+    } else {
+      config = Config.autoConfigure(context);
+    }
+    var current = config.getCurrentContext();
+    if (context != null && (current == null || !context.equals(current.getName()))) {
+      throw new LoadError(
+          "context '"
+              + context
+              + "' is not in the kubeconfig; list them with kubectl config get-contexts");
+    }
+    return new KubernetesClientBuilder().withConfig(config).build();
+  }
+}
