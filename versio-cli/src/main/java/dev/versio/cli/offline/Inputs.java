@@ -57,9 +57,13 @@ public final class Inputs {
               + ", not "
               + (xrdFlag ? "--xrd" : "--crd"));
     }
-    var doc = single(file);
+    return target(single(file), xrdFlag, file, file.toString());
+  }
+
+  /** A target from a definition read elsewhere (e.g. from a cluster), named by {@code origin}. */
+  public static Target target(JsonNode doc, boolean xrd, Path file, String origin) {
     try {
-      var source = xrdFlag ? ResourceSchemas.xrd(doc) : ResourceSchemas.crd(doc);
+      var source = xrd ? ResourceSchemas.xrd(doc) : ResourceSchemas.crd(doc);
       return new Target(
           file,
           source,
@@ -67,8 +71,21 @@ public final class Inputs {
           doc.path("spec").path("names").path("kind").asText(""),
           doc.path("metadata").path("name").asText(""));
     } catch (IllegalArgumentException e) {
-      throw new LoadError(file + ": " + e.getMessage());
+      throw new LoadError(origin + ": " + e.getMessage());
     }
+  }
+
+  /** The name of the CRD or XRD the config targets ({@code spec.targetCRD/targetXRD.name}). */
+  public static String targetName(Config config) {
+    var name = config.spec().path(config.xrd() ? "targetXRD" : "targetCRD").path("name").asText("");
+    if (name.isEmpty()) {
+      throw new LoadError(
+          config.file()
+              + ": spec."
+              + (config.xrd() ? "targetXRD" : "targetCRD")
+              + ".name is missing; name the definition the config converts");
+    }
+    return name;
   }
 
   /** Every object in a file or (recursively) a folder of .yaml/.yml/.json files. */
@@ -95,8 +112,19 @@ public final class Inputs {
     return out;
   }
 
-  /** One sample object and where it came from. */
+  /** One sample object and where it came from: a file, or (null) the cluster. */
   public record Sample(Path file, JsonNode object) {
+    /** {@code file.yaml:name} for a file, {@code namespace/name} for a live object. */
+    public String label() {
+      var metadata = object.path("metadata");
+      var name = metadata.path("name").asText("?");
+      if (file == null) {
+        var namespace = metadata.path("namespace").asText("");
+        return namespace.isEmpty() ? name : namespace + "/" + name;
+      }
+      return file.getFileName() + ":" + name;
+    }
+
     public String version() {
       var apiVersion = object.path("apiVersion").asText("");
       return apiVersion.substring(apiVersion.lastIndexOf('/') + 1);

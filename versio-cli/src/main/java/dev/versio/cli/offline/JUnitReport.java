@@ -56,15 +56,14 @@ final class JUnitReport {
 
   private static void testCase(XMLStreamWriter xml, TestCommand.PathResult r)
       throws XMLStreamException {
-    var sample =
-        r.sample().file().getFileName()
-            + ":"
-            + r.sample().object().path("metadata").path("name").asText("?");
+    var sample = r.sample().label();
     xml.writeCharacters("\n    ");
     xml.writeStartElement("testcase");
     xml.writeAttribute("classname", sample);
     xml.writeAttribute("name", r.from() + " -> " + r.to() + " -> " + r.from());
-    xml.writeAttribute("file", r.sample().file().toString());
+    if (r.sample().file() != null) {
+      xml.writeAttribute("file", r.sample().file().toString());
+    }
     switch (r.result()) {
       case "fail" -> {
         element(

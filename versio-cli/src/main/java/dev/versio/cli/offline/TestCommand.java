@@ -1,6 +1,8 @@
 package dev.versio.cli.offline;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.versio.cli.live.ClusterOptions;
+import dev.versio.cli.live.LiveObjects;
 import dev.versio.engine.compile.SpokeReport;
 import dev.versio.engine.json.EngineJson;
 import dev.versio.engine.route.Router;
@@ -39,10 +41,25 @@ public final class TestCommand implements Callable<Integer> {
 
   @Option(
       names = {"-s", "--samples"},
-      required = true,
       paramLabel = "PATH",
-      description = "A sample file, or a folder of them.")
+      description = "A sample file, or a folder of them (or --live).")
   Path samples;
+
+  @Option(
+      names = "--live",
+      description =
+          "Take the samples from every existing object of the target in the cluster, read at its"
+              + " storage version page by page; the schema comes from the cluster unless --crd/--xrd"
+              + " is given.")
+  boolean live;
+
+  @Mixin ClusterOptions cluster;
+
+  @Option(
+      names = "--page-size",
+      defaultValue = "500",
+      description = "Objects per list page with --live (default: ${DEFAULT-VALUE}).")
+  int pageSize;
 
   @Option(
       names = "--fail-on",
@@ -85,8 +102,35 @@ public final class TestCommand implements Callable<Integer> {
     if (!failOn.equals("loss") && !failOn.equals("none")) {
       throw new LoadError("--fail-on must be loss or none, not '" + failOn + "'");
     }
+    if ((samples == null) != live) {
+      throw new LoadError("pass either -s/--samples PATH or --live (not both, not neither)");
+    }
+    if (pageSize < 1) {
+      throw new LoadError("--page-size must be positive, not " + pageSize);
+    }
     var config = options.loadConfig();
-    var analysis = Analysis.of(config, options.requireTarget(config));
+    if (!live) {
+      return test(config, options.requireTarget(config), Inputs.samples(samples));
+    }
+    try (var client = cluster.client()) {
+      var objects = new LiveObjects(client);
+      var target = options.loadTarget(config);
+      if (target == null) {
+        target = objects.definition(config);
+      }
+      var found = objects.all(target, pageSize);
+      if (found.isEmpty()) {
+        spec.commandLine()
+            .getOut()
+            .println("there are no " + target.name() + " objects in the cluster; nothing to test");
+        return 0;
+      }
+      return test(config, target, found);
+    }
+  }
+
+  private int test(Inputs.Config config, Inputs.Target target, List<Inputs.Sample> found) {
+    var analysis = Analysis.of(config, target);
     var err = spec.commandLine().getErr();
     if (!analysis.valid()) {
       err.println(
@@ -98,10 +142,9 @@ public final class TestCommand implements Callable<Integer> {
     }
     var pairs = VersionPairs.parse(versionPairs, versions(analysis));
     var router = analysis.router();
-    var target = analysis.target();
     var versions = versions(analysis);
     var all =
-        Inputs.samples(samples).stream()
+        found.stream()
             .filter(
                 s ->
                     s.object().path("kind").asText().equals(target.kind())
@@ -109,7 +152,12 @@ public final class TestCommand implements Callable<Integer> {
             .toList();
     if (all.isEmpty()) {
       throw new LoadError(
-          "no " + target.kind() + " objects of group " + target.group() + " in " + samples);
+          "no "
+              + target.kind()
+              + " objects of group "
+              + target.group()
+              + " in "
+              + (live ? "the cluster" : samples));
     }
     var results = new ArrayList<PathResult>();
     for (var sample : all) {
@@ -214,10 +262,7 @@ public final class TestCommand implements Callable<Integer> {
     var out = spec.commandLine().getOut();
     out.printf("%-40s %-18s %s%n", "SAMPLE", "PATH", "RESULT");
     for (var r : results) {
-      var name =
-          r.sample().file().getFileName()
-              + ":"
-              + r.sample().object().path("metadata").path("name").asText("?");
+      var name = r.sample().label();
       out.printf(
           "%-40s %-18s %s%n",
           abbreviate(name, 40), r.from() + "->" + r.to(), r.result().toUpperCase());
@@ -249,7 +294,8 @@ public final class TestCommand implements Callable<Integer> {
     var paths = o.putArray("paths");
     for (var r : results) {
       ObjectNode p = paths.addObject();
-      p.put("file", r.sample().file().toString());
+      p.put("file", r.sample().file() == null ? null : r.sample().file().toString());
+      p.put("namespace", r.sample().object().path("metadata").path("namespace").asText(null));
       p.put("name", r.sample().object().path("metadata").path("name").asText(null));
       p.put("from", r.from());
       p.put("to", r.to());

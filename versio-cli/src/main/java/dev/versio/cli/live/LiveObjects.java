@@ -1,0 +1,113 @@
+package dev.versio.cli.live;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.versio.cli.offline.Inputs;
+import dev.versio.cli.offline.LoadError;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads a config's target from a cluster: its definition (CRD, or Crossplane XRD) and every
+ * existing object, at the storage version, page by page.
+ */
+public final class LiveObjects {
+  private static final String XRD_API_VERSION = "apiextensions.crossplane.io/v1";
+  private final KubernetesClient client;
+
+  public LiveObjects(KubernetesClient client) {
+    this.client = client;
+  }
+
+  /** The definition the config targets, as the cluster has it. */
+  public Inputs.Target definition(Inputs.Config config) {
+    var name = Inputs.targetName(config);
+    var origin = (config.xrd() ? "xrd/" : "crd/") + name + " in the cluster";
+    try {
+      Object definition =
+          config.xrd()
+              ? client
+                  .genericKubernetesResources(XRD_API_VERSION, "CompositeResourceDefinition")
+                  .withName(name)
+                  .get()
+              : client.apiextensions().v1().customResourceDefinitions().withName(name).get();
+      if (definition == null) {
+        throw new LoadError(
+            "there is no "
+                + (config.xrd() ? "CompositeResourceDefinition" : "CustomResourceDefinition")
+                + " named "
+                + name
+                + " in the cluster; check the context, or pass the schema with "
+                + (config.xrd() ? "--xrd FILE" : "--crd FILE"));
+      }
+      var doc = client.getKubernetesSerialization().convertValue(definition, JsonNode.class);
+      return Inputs.target(doc, config.xrd(), null, origin);
+    } catch (KubernetesClientException e) {
+      throw new LoadError("cannot read " + origin + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * Every object of the target, read at the storage version of its CRD (for an XRD, the CRD
+   * Crossplane generated under the same name).
+   */
+  public List<Inputs.Sample> all(Inputs.Target target, int pageSize) {
+    CustomResourceDefinition crd;
+    try {
+      crd = client.apiextensions().v1().customResourceDefinitions().withName(target.name()).get();
+    } catch (KubernetesClientException e) {
+      throw new LoadError("cannot read crd/" + target.name() + ": " + e.getMessage());
+    }
+    if (crd == null) {
+      throw new LoadError(
+          "there is no CustomResourceDefinition named "
+              + target.name()
+              + " in the cluster, so there are no objects to test; check the context");
+    }
+    var storage =
+        crd.getSpec().getVersions().stream()
+            .filter(v -> Boolean.TRUE.equals(v.getStorage()))
+            .findFirst()
+            .orElseThrow(() -> new LoadError("crd/" + target.name() + " has no storage version"))
+            .getName();
+    var namespaced = "Namespaced".equals(crd.getSpec().getScope());
+    var api =
+        client.genericKubernetesResources(
+            new ResourceDefinitionContext.Builder()
+                .withGroup(crd.getSpec().getGroup())
+                .withVersion(storage)
+                .withKind(crd.getSpec().getNames().getKind())
+                .withPlural(crd.getSpec().getNames().getPlural())
+                .withNamespaced(namespaced)
+                .build());
+    var out = new ArrayList<Inputs.Sample>();
+    String next = null;
+    do {
+      var options = new ListOptionsBuilder().withLimit((long) pageSize).withContinue(next).build();
+      try {
+        var page = namespaced ? api.inAnyNamespace().list(options) : api.list(options);
+        for (var item : page.getItems()) {
+          out.add(
+              new Inputs.Sample(
+                  null, client.getKubernetesSerialization().convertValue(item, JsonNode.class)));
+        }
+        var token = page.getMetadata().getContinue();
+        next = token == null || token.isEmpty() ? null : token;
+      } catch (KubernetesClientException e) {
+        throw new LoadError(
+            "cannot list "
+                + target.name()
+                + " at its storage version "
+                + storage
+                + ": "
+                + e.getMessage()
+                + " (check that its conversion webhook serves and that you may list it)");
+      }
+    } while (next != null);
+    return out;
+  }
+}
