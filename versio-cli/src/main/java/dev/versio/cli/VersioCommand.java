@@ -3,6 +3,8 @@ package dev.versio.cli;
 import dev.versio.cli.live.MigrateStorageCommand;
 import dev.versio.cli.offline.AnalyzeCommand;
 import dev.versio.cli.offline.ConvertCommand;
+import dev.versio.cli.offline.GenerateCommand;
+import dev.versio.cli.offline.SuggestCommand;
 import dev.versio.cli.offline.TestCommand;
 import dev.versio.cli.offline.ValidateCommand;
 import java.io.IOException;
@@ -21,6 +23,8 @@ import picocli.CommandLine.Command;
       AnalyzeCommand.class,
       TestCommand.class,
       ConvertCommand.class,
+      SuggestCommand.class,
+      GenerateCommand.class,
       MigrateStorageCommand.class,
       WebhookServerCommand.class,
       CompletionCommand.class,

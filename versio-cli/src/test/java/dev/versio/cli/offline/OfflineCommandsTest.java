@@ -242,6 +242,42 @@ class OfflineCommandsTest {
   }
 
   @Test
+  void suggestProposesTheRenamesOfTheFieldRenameStoryAndItsDraftIsAValidConfig()
+      throws IOException {
+    var story = examples().resolve("field-rename");
+    var crd = story.resolve("crd.yaml").toString();
+    assertThat(run("suggest", "--crd", crd)).as("%s", err).isZero();
+    assertThat(out.toString())
+        .contains("hubPath: \"spec.replicas\", spokePath: \"spec.size\"")
+        .contains("# review: looks renamed");
+    var draft = tmp.resolve("config.yaml");
+    Files.writeString(draft, out.toString());
+    out.getBuffer().setLength(0);
+
+    assertThat(run("validate", "-c", draft.toString(), "--crd", crd)).as("%s", out).isZero();
+  }
+
+  @Test
+  void generatePrintsASkeletonThatParsesButStillNeedsItsRules() throws IOException {
+    var story = examples().resolve("field-rename");
+    var crd = story.resolve("crd.yaml").toString();
+    assertThat(run("generate", "--crd", crd)).as("%s", err).isZero();
+    var draft = tmp.resolve("config.yaml");
+    Files.writeString(draft, out.toString());
+    out.getBuffer().setLength(0);
+
+    assertThat(run("validate", "-c", draft.toString())).as("%s", out).isZero();
+    assertThat(run("validate", "-c", draft.toString(), "--crd", crd)).isEqualTo(1);
+    assertThat(out.toString()).contains("spec.replicas");
+  }
+
+  @Test
+  void suggestWithoutADefinitionSaysWhichFlagToPass() {
+    assertThat(run("suggest")).isEqualTo(2);
+    assertThat(err.toString()).contains("--crd FILE or --xrd FILE");
+  }
+
+  @Test
   void completionPrintsABashScript() {
     assertThat(run("completion", "bash")).isZero();
     assertThat(out.toString()).contains("complete -F").contains("versio");

@@ -1,0 +1,104 @@
+package dev.versio.cli.offline;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.versio.engine.json.EngineJson;
+import dev.versio.engine.suggest.Suggestion;
+
+/**
+ * Renders a starting config as commented YAML: {@code versio generate} writes the skeleton, {@code
+ * versio suggest} adds candidate rules and a {@code # review:} comment for every difference.
+ */
+final class ConfigDraft {
+  private ConfigDraft() {}
+
+  static String render(Inputs.Target target, boolean xrd, Suggestion suggestion, boolean rules) {
+    var file = target.file() == null ? "the target" : target.file().getFileName().toString();
+    var flag = xrd ? "--xrd " : "--crd ";
+    var y = new StringBuilder();
+    y.append("# Drafted by `versio ")
+        .append(rules ? "suggest" : "generate")
+        .append("` from ")
+        .append(file)
+        .append(rules ? ": review every rule and comment marked review, then run" : "; then run")
+        .append("\n#   versio analyze -c config.yaml ")
+        .append(flag)
+        .append(file)
+        .append('\n');
+    y.append("apiVersion: versio.dev/v1alpha1\n");
+    y.append("kind: ").append(xrd ? "XRDConversionConfig" : "CRDConversionConfig").append('\n');
+    y.append("metadata:\n  name: ").append(quote(target.name())).append('\n');
+    y.append("spec:\n");
+    y.append("  ")
+        .append(xrd ? "targetXRD" : "targetCRD")
+        .append(": {name: ")
+        .append(quote(target.name()))
+        .append("}\n");
+    y.append("  # the hub is the storage version: every other version converts through it\n");
+    y.append("  hubVersion: ").append(quote(suggestion.hubVersion())).append('\n');
+    if (suggestion.spokes().isEmpty()) {
+      y.append("  spokes: []\n");
+      return y.toString();
+    }
+    y.append("  spokes:\n");
+    for (var spoke : suggestion.spokes()) {
+      y.append("  - version: ").append(quote(spoke.version())).append('\n');
+      if (!rules) {
+        y.append("    # add the rules that turn the hub into ")
+            .append(spoke.version())
+            .append(" (versio suggest proposes some)\n");
+        y.append("    rules: []\n");
+        continue;
+      }
+      if (spoke.identical()) {
+        y.append("    # identical to the hub: nothing to convert but the apiVersion\n");
+      }
+      y.append(spoke.renames().isEmpty() ? "    rules: []\n" : "    rules:\n");
+      for (var r : spoke.renames()) {
+        y.append("    # review: looks renamed: ").append(r.reason()).append('\n');
+        y.append("    - strategy: FieldRename\n");
+        y.append("      fieldRename: {hubPath: ")
+            .append(quote(r.hubPath()))
+            .append(", spokePath: ")
+            .append(quote(r.spokePath()))
+            .append("}\n");
+      }
+      for (var t : spoke.retyped()) {
+        y.append("    # review: ")
+            .append(t.path())
+            .append(" is ")
+            .append(t.hubShape())
+            .append(" in ")
+            .append(suggestion.hubVersion())
+            .append(" but ")
+            .append(t.spokeShape())
+            .append(" in ")
+            .append(spoke.version())
+            .append(": add a typeCoerce, enumRemap, numericScale or similar rule\n");
+      }
+      for (var p : spoke.hubOnly()) {
+        y.append("    # review: ")
+            .append(p)
+            .append(" has no counterpart in ")
+            .append(spoke.version())
+            .append(": rename it, keep it (toAnnotation), or delete it with acknowledgeLossy\n");
+      }
+      for (var p : spoke.spokeOnly()) {
+        y.append("    # review: ")
+            .append(p)
+            .append(" exists only in ")
+            .append(spoke.version())
+            .append(
+                ": map it to a hub field, give it a default, or delete it with acknowledgeLossy\n");
+      }
+    }
+    return y.toString();
+  }
+
+  private static String quote(String s) {
+    try {
+      return EngineJson.newMapper().writeValueAsString(s);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

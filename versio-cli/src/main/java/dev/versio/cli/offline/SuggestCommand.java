@@ -1,0 +1,47 @@
+package dev.versio.cli.offline;
+
+import dev.versio.engine.suggest.Suggester;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code versio suggest}: a starting config with candidate rules, from a CRD or XRD. */
+@Command(
+    name = "suggest",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Propose a starting config for a CRD or XRD: versions identical to the hub need nothing, fields"
+          + " that look renamed or moved (same type, same parent or same name, one candidate only)"
+          + " get a fieldRename, and every other difference is a '# review:' comment that says what"
+          + " to decide. Prints YAML; nothing is guessed silently."
+    },
+    footerHeading = "%nExample:%n",
+    footer = {
+      "  versio suggest --crd crd.yaml > config.yaml && versio analyze -c config.yaml --crd crd.yaml",
+      "",
+      "Exit codes: 0 printed, 2 unreadable files or bad flags."
+    })
+public final class SuggestCommand implements Callable<Integer> {
+  @Mixin DefinitionFile schema;
+
+  @Option(
+      names = "--hub",
+      paramLabel = "VERSION",
+      description = "The hub version (default: the storage version).")
+  String hub;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    var target = schema.load();
+    var xrd = schema.xrd();
+    var suggestion = new Suggester().suggest(target.source(), hub);
+    spec.commandLine().getOut().print(ConfigDraft.render(target, xrd, suggestion, true));
+    spec.commandLine().getOut().flush();
+    return 0;
+  }
+}
