@@ -3,6 +3,7 @@ package dev.versio.cli;
 import dev.versio.cli.live.MigrateStorageCommand;
 import dev.versio.cli.offline.AnalyzeCommand;
 import dev.versio.cli.offline.ConvertCommand;
+import dev.versio.cli.offline.DiffCommand;
 import dev.versio.cli.offline.GenerateCommand;
 import dev.versio.cli.offline.SuggestCommand;
 import dev.versio.cli.offline.TestCommand;
@@ -24,6 +25,7 @@ import picocli.CommandLine.Command;
       TestCommand.class,
       ConvertCommand.class,
       SuggestCommand.class,
+      DiffCommand.class,
       GenerateCommand.class,
       MigrateStorageCommand.class,
       WebhookServerCommand.class,

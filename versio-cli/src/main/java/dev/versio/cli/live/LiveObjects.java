@@ -51,6 +51,29 @@ public final class LiveObjects {
     }
   }
 
+  /** The config of the same kind and name as {@code local}, as applied in the cluster. */
+  public Inputs.Config appliedConfig(Inputs.Config local) {
+    var kind = local.xrd() ? "XRDConversionConfig" : "CRDConversionConfig";
+    var origin = kind + " " + local.name() + " in the cluster";
+    try {
+      var applied =
+          client
+              .genericKubernetesResources("versio.dev/v1alpha1", kind)
+              .withName(local.name())
+              .get();
+      if (applied == null) {
+        throw new LoadError(
+            "there is no "
+                + origin
+                + "; check the context, or compare two files with versio diff OLD NEW");
+      }
+      var doc = client.getKubernetesSerialization().convertValue(applied, JsonNode.class);
+      return new Inputs.Config(null, local.xrd(), local.name(), doc.path("spec"));
+    } catch (KubernetesClientException e) {
+      throw new LoadError("cannot read " + origin + ": " + e.getMessage());
+    }
+  }
+
   /**
    * Every object of the target, read at the storage version of its CRD (for an XRD, the CRD
    * Crossplane generated under the same name).

@@ -17,6 +17,10 @@ public final class DefinitionFile {
       description = "The target Crossplane CompositeResourceDefinition.")
   Path xrd;
 
+  boolean given() {
+    return crd != null || xrd != null;
+  }
+
   boolean xrd() {
     return xrd != null;
   }

@@ -277,6 +277,58 @@ class OfflineCommandsTest {
     assertThat(err.toString()).contains("--crd FILE or --xrd FILE");
   }
 
+  static final String LOSSIER_FIELD_RENAME =
+      """
+      apiVersion: versio.dev/v1alpha1
+      kind: CRDConversionConfig
+      metadata:
+        name: caches.example.com
+      spec:
+        targetCRD: {name: caches.example.com}
+        hubVersion: v2
+        spokes:
+        - version: v1
+          rules:
+          - strategy: FieldRename
+            fieldRename: {hubPath: spec.replicas, spokePath: spec.size}
+          - strategy: Delete
+            delete: {path: status.state, existsOn: Hub}
+            acknowledgeLossy: true
+            reason: v1 readers ignore the state
+          - strategy: Delete
+            delete: {path: status.phase, existsOn: Spoke}
+            acknowledgeLossy: true
+            reason: recomputed by the controller
+      """;
+
+  @Test
+  void diffNamesTheChangedClaimsAndSaysWhenADirectionBecameLossy() throws IOException {
+    var story = examples().resolve("field-rename");
+    var lossier = tmp.resolve("new.yaml");
+    Files.writeString(lossier, LOSSIER_FIELD_RENAME);
+    var crd = story.resolve("crd.yaml").toString();
+
+    int code =
+        run("diff", story.resolve("config.yaml").toString(), lossier.toString(), "--crd", crd);
+
+    assertThat(code).isEqualTo(1);
+    assertThat(out.toString())
+        .contains("spoke v1: changed (WORSE)")
+        .contains("hub->spoke lossless -> LOSSY")
+        .contains("- FieldRename hub status.state <-> spoke status.phase")
+        .contains("+ Delete hub status.state (lossy, acknowledged)");
+    out.getBuffer().setLength(0);
+    assertThat(
+            run(
+                "diff",
+                story.resolve("config.yaml").toString(),
+                story.resolve("config.yaml").toString(),
+                "--crd",
+                crd))
+        .isZero();
+    assertThat(out.toString()).contains("no difference");
+  }
+
   @Test
   void completionPrintsABashScript() {
     assertThat(run("completion", "bash")).isZero();

@@ -1,0 +1,92 @@
+package dev.versio.cli.live;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.versio.cli.VersioCommand;
+import dev.versio.cli.offline.OfflineCommandsTestAccess;
+import dev.versio.testkit.ControlPlane;
+import dev.versio.testkit.KubeApiServerTest;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code versio diff --live} against a real apiserver: the old config is the one applied in the
+ * cluster, and the schema is the cluster's CRD.
+ */
+@KubeApiServerTest
+class DiffLiveIT {
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  @Test
+  void aLocalConfigIsComparedWithTheAppliedOne(
+      KubernetesClient client, ControlPlane controlPlane, @TempDir Path tmp) throws Exception {
+    var root = examples().getParent();
+    try (var crds = Files.list(root.resolve("deploy/crds"))) {
+      for (var crd : crds.sorted().toList()) {
+        apply(client, crd);
+      }
+    }
+    var story = examples().resolve("field-rename");
+    apply(client, story.resolve("crd.yaml"));
+    client
+        .resource(
+            Serialization.unmarshal(
+                Files.readString(story.resolve("config.yaml")), GenericKubernetesResource.class))
+        .serverSideApply();
+    var local = tmp.resolve("config.yaml");
+    Files.writeString(local, OfflineCommandsTestAccess.lossierFieldRename());
+
+    int code =
+        run(
+            "diff",
+            "--live",
+            local.toString(),
+            "--kubeconfig",
+            controlPlane.kubeconfig().toString());
+
+    assertThat(code).as("%s%s", out, err).isEqualTo(1);
+    assertThat(out.toString())
+        .contains("spoke v1: changed (WORSE)")
+        .contains("- FieldRename hub status.state <-> spoke status.phase");
+  }
+
+  private static void apply(KubernetesClient client, Path file) throws Exception {
+    var crd = Serialization.unmarshal(Files.readString(file), CustomResourceDefinition.class);
+    var crds = client.apiextensions().v1().customResourceDefinitions();
+    crds.resource(crd).serverSideApply();
+    crds.withName(crd.getMetadata().getName())
+        .waitUntilCondition(
+            c ->
+                c != null
+                    && c.getStatus() != null
+                    && c.getStatus().getConditions().stream()
+                        .anyMatch(x -> x.getType().equals("Established")),
+            30,
+            TimeUnit.SECONDS);
+  }
+
+  private int run(String... args) {
+    var cli = VersioCommand.commandLine();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    return cli.execute(args);
+  }
+
+  private static Path examples() {
+    var dir = Path.of("").toAbsolutePath();
+    while (dir != null && !Files.isDirectory(dir.resolve("examples"))) {
+      dir = dir.getParent();
+    }
+    return dir.resolve("examples");
+  }
+}
