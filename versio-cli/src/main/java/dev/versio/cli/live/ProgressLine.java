@@ -6,20 +6,20 @@ import java.io.PrintWriter;
  * Progress of a long run on stderr: a redrawn bar on a terminal, nothing when stderr is not a
  * terminal (logs stay clean) or with {@code --quiet}.
  */
-final class ProgressLine {
+public final class ProgressLine {
   private static final int BAR = 30;
   private final PrintWriter err;
   private final boolean enabled;
   private final String label;
   private boolean drawn;
 
-  ProgressLine(PrintWriter err, boolean quiet, String label) {
+  public ProgressLine(PrintWriter err, boolean quiet, String label) {
     this.err = err;
     this.enabled = !quiet && System.console() != null && System.console().isTerminal();
     this.label = label;
   }
 
-  void update(long done, long total) {
+  public void update(long done, long total) {
     if (!enabled) {
       return;
     }
@@ -33,7 +33,7 @@ final class ProgressLine {
     drawn = true;
   }
 
-  void finish() {
+  public void finish() {
     if (drawn) {
       err.println();
       err.flush();

@@ -3,15 +3,14 @@ package dev.versio.cli.offline;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.versio.cli.live.ClusterOptions;
 import dev.versio.cli.live.LiveObjects;
-import dev.versio.engine.compile.SpokeReport;
+import dev.versio.cli.live.ProgressLine;
 import dev.versio.engine.json.EngineJson;
-import dev.versio.engine.route.Router;
-import dev.versio.engine.runtime.ConversionException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -65,8 +64,27 @@ public final class TestCommand implements Callable<Integer> {
       names = "--fail-on",
       defaultValue = "loss",
       description =
-          "loss: fail on unacknowledged loss or errors; none: report only (default: ${DEFAULT-VALUE}).")
+          "loss: fail on unacknowledged loss or errors; warn: also on rules no sample exercised;"
+              + " none: report only (default: ${DEFAULT-VALUE}).")
   String failOn;
+
+  @Option(
+      names = "--strict",
+      description = "Fail when a rule was never exercised by any sample (same as --fail-on warn).")
+  boolean strict;
+
+  @Option(
+      names = "--concurrency",
+      defaultValue = "1",
+      description =
+          "Samples tested in parallel; 0 = one per CPU. Output keeps the sample order (default:"
+              + " ${DEFAULT-VALUE}).")
+  int concurrency;
+
+  @Option(
+      names = {"-q", "--quiet"},
+      description = "No progress line on stderr (it is only drawn on a terminal).")
+  boolean quiet;
 
   @Option(names = "--skip-identity", description = "Do not report a sample's own version.")
   boolean skipIdentity;
@@ -99,8 +117,11 @@ public final class TestCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (!failOn.equals("loss") && !failOn.equals("none")) {
-      throw new LoadError("--fail-on must be loss or none, not '" + failOn + "'");
+    if (!List.of("loss", "warn", "none").contains(failOn)) {
+      throw new LoadError("--fail-on must be loss, warn or none, not '" + failOn + "'");
+    }
+    if (concurrency < 0) {
+      throw new LoadError("--concurrency must be 0 (one per CPU) or positive, not " + concurrency);
     }
     if ((samples == null) != live) {
       throw new LoadError("pass either -s/--samples PATH or --live (not both, not neither)");
@@ -159,34 +180,29 @@ public final class TestCommand implements Callable<Integer> {
               + " in "
               + (live ? "the cluster" : samples));
     }
+    var tester = new SampleTester(analysis, router, versions, pairs, skipIdentity);
     var results = new ArrayList<PathResult>();
-    for (var sample : all) {
-      var from = sample.version();
-      if (!versions.contains(from)) {
-        results.add(
-            new PathResult(
-                sample,
-                from,
-                from,
-                "error",
-                List.of(),
-                List.of(),
-                "the sample is at " + from + " but the config converts only " + versions));
-        continue;
+    var seen = new ArrayList<SampleTester.Seen>();
+    var progress = new ProgressLine(err, quiet, "tested");
+    int threads = concurrency == 0 ? Runtime.getRuntime().availableProcessors() : concurrency;
+    try (var pool = Executors.newFixedThreadPool(threads)) {
+      var outcomes = all.stream().map(sample -> pool.submit(() -> tester.test(sample))).toList();
+      int done = 0;
+      for (var outcome : outcomes) {
+        var o = outcome.get();
+        results.addAll(o.paths());
+        seen.addAll(o.seen());
+        progress.update(++done, all.size());
       }
-      for (var to : versions) {
-        if (!pairs.includes(from, to)) {
-          continue;
-        }
-        if (to.equals(from)) {
-          if (!skipIdentity) {
-            results.add(new PathResult(sample, from, to, "pass", List.of(), List.of(), null));
-          }
-          continue;
-        }
-        results.add(roundTrip(router, analysis, sample, from, to));
-      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while testing samples", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("testing a sample failed: " + e.getCause(), e.getCause());
+    } finally {
+      progress.finish();
     }
+    var coverage = RuleCoverage.of(analysis, seen);
     if (results.isEmpty() && pairs.restricted()) {
       throw new LoadError(
           "no sample is at the FROM version of " + versionPairs + "; add samples at that version");
@@ -194,11 +210,18 @@ public final class TestCommand implements Callable<Integer> {
     int fail = count(results, "fail");
     int error = count(results, "error");
     switch (output) {
-      case JSON -> json(analysis, results);
+      case JSON -> json(analysis, results, coverage);
       case JUNIT -> JUnitReport.write(spec.commandLine().getOut(), target.name(), results);
-      case TABLE -> table(results);
+      case TABLE -> table(results, coverage);
     }
-    return failOn.equals("none") || fail + error == 0 ? 0 : 1;
+    boolean unexercised = coverage.stream().anyMatch(u -> !u.exercised());
+    if (failOn.equals("none")) {
+      return 0;
+    }
+    if (fail + error > 0) {
+      return 1;
+    }
+    return (strict || failOn.equals("warn")) && unexercised ? 1 : 0;
   }
 
   private static List<String> versions(Analysis analysis) {
@@ -208,57 +231,7 @@ public final class TestCommand implements Callable<Integer> {
     return versions;
   }
 
-  private PathResult roundTrip(
-      Router router, Analysis analysis, Inputs.Sample sample, String from, String to) {
-    try {
-      var there = router.convert(sample.object(), from, to);
-      var back = router.convert(there, to, from);
-      var diffs = LeafDiff.paths(sample.object(), back);
-      var lossy = lossyPaths(analysis, from, to);
-      var acknowledged = new ArrayList<String>();
-      var lost = new ArrayList<String>();
-      for (var path : diffs) {
-        (covered(path, lossy) ? acknowledged : lost).add(path);
-      }
-      var result = !lost.isEmpty() ? "fail" : !acknowledged.isEmpty() ? "loss" : "pass";
-      return new PathResult(sample, from, to, result, lost, acknowledged, null);
-    } catch (ConversionException e) {
-      return new PathResult(sample, from, to, "error", List.of(), List.of(), e.getMessage());
-    }
-  }
-
-  /** Paths claimed by lossy rules of the spokes this route touches. */
-  private static LinkedHashSet<String> lossyPaths(Analysis analysis, String from, String to) {
-    var paths = new LinkedHashSet<String>();
-    for (SpokeReport spoke : analysis.report().spokes()) {
-      if (!spoke.version().equals(from) && !spoke.version().equals(to)) {
-        continue;
-      }
-      for (var rule : spoke.ruleResults()) {
-        if (!rule.lossless().lossless()) {
-          paths.addAll(rule.hubPaths());
-          paths.addAll(rule.spokePaths());
-        }
-      }
-    }
-    return paths;
-  }
-
-  private static boolean covered(String path, LinkedHashSet<String> lossy) {
-    var plain = path.replaceAll("\\[\\d+\\]", "");
-    for (var claimed : lossy) {
-      var c = claimed.replace("[]", "");
-      if (plain.equals(c)
-          || plain.startsWith(c + ".")
-          || c.startsWith(plain + ".")
-          || plain.startsWith("metadata.")) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private void table(List<PathResult> results) {
+  private void table(List<PathResult> results, List<RuleCoverage.RuleUse> coverage) {
     var out = spec.commandLine().getOut();
     out.printf("%-40s %-18s %s%n", "SAMPLE", "PATH", "RESULT");
     for (var r : results) {
@@ -272,6 +245,11 @@ public final class TestCommand implements Callable<Integer> {
         Output.wrap(out, "    error: " + r.error(), "      ");
       }
     }
+    var unexercised = coverage.stream().filter(u -> !u.exercised()).toList();
+    if (!unexercised.isEmpty()) {
+      out.println("RULES NOT EXERCISED by any sample (add samples that set their fields):");
+      unexercised.forEach(u -> Output.wrap(out, "  " + u.id(), "    "));
+    }
     out.printf(
         "SUMMARY: %d paths: %d pass, %d loss (acknowledged), %d fail (unacknowledged loss), %d error%n",
         results.size(),
@@ -281,7 +259,8 @@ public final class TestCommand implements Callable<Integer> {
         count(results, "error"));
   }
 
-  private void json(Analysis analysis, List<PathResult> results) {
+  private void json(
+      Analysis analysis, List<PathResult> results, List<RuleCoverage.RuleUse> coverage) {
     var o = EngineJson.nodes().objectNode();
     o.put("resource", analysis.target().name());
     o.put("config", analysis.config().name());
@@ -305,6 +284,15 @@ public final class TestCommand implements Callable<Integer> {
       if (r.error() != null) {
         p.put("error", r.error());
       }
+    }
+    var rules = o.putArray("ruleCoverage");
+    for (var u : coverage) {
+      rules
+          .addObject()
+          .put("spoke", u.spoke())
+          .put("rule", u.index())
+          .put("strategy", u.strategy())
+          .put("exercised", u.exercised());
     }
     Output.json(spec.commandLine().getOut(), o);
   }

@@ -330,6 +330,50 @@ class OfflineCommandsTest {
   }
 
   @Test
+  void strictFailsOnRulesNoSampleExercisedAndNamesThem() {
+    var story = examples().resolve("crossplane-xr");
+    String[] args = {
+      "test",
+      "-c",
+      story.resolve("config.yaml").toString(),
+      "--xrd",
+      story.resolve("xrd.yaml").toString(),
+      "-s",
+      story.resolve("samples").toString()
+    };
+    assertThat(run(args)).isZero();
+    out.getBuffer().setLength(0);
+
+    var strict = Stream.concat(Stream.of(args), Stream.of("--strict")).toArray(String[]::new);
+    assertThat(run(strict)).isEqualTo(1);
+    assertThat(out.toString())
+        .contains("RULES NOT EXERCISED")
+        .contains("v1alpha1 rules[2] Delete")
+        .contains("v1beta1 rules[1] Delete");
+  }
+
+  @Test
+  void concurrentTestingReportsTheSamePathsInTheSameOrder() {
+    var story = examples().resolve("kitchen-sink");
+    String[] args = {
+      "test",
+      "-c",
+      story.resolve("config.yaml").toString(),
+      "--crd",
+      story.resolve("crd.yaml").toString(),
+      "-s",
+      story.resolve("samples").toString(),
+      "--concurrency"
+    };
+    assertThat(run(Stream.concat(Stream.of(args), Stream.of("1")).toArray(String[]::new))).isZero();
+    var serial = out.toString();
+    out.getBuffer().setLength(0);
+
+    assertThat(run(Stream.concat(Stream.of(args), Stream.of("0")).toArray(String[]::new))).isZero();
+    assertThat(out.toString()).isEqualTo(serial);
+  }
+
+  @Test
   void completionPrintsABashScript() {
     assertThat(run("completion", "bash")).isZero();
     assertThat(out.toString()).contains("complete -F").contains("versio");

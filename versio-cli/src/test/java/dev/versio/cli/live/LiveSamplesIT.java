@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * the cluster (read page by page at the storage version) and the schema is the cluster's CRD.
  */
 @KubeApiServerTest
-class TestLiveIT {
+class LiveSamplesIT {
   private final StringWriter out = new StringWriter();
   private final StringWriter err = new StringWriter();
 
