@@ -29,6 +29,11 @@ public final class ClusterOptions {
 
   /** A client for the chosen cluster; a missing or unreadable kubeconfig is a load error. */
   public KubernetesClient client() {
+    return client(kubeconfig, context);
+  }
+
+  /** A client for {@code context} (null: current) of {@code kubeconfig} (null: kubectl's rules). */
+  static KubernetesClient client(Path kubeconfig, String context) {
     Config config;
     if (kubeconfig != null) {
       try {
@@ -48,6 +53,8 @@ public final class ClusterOptions {
               + context
               + "' is not in the kubeconfig; list them with kubectl config get-contexts");
     }
+    // a CLI should say quickly that a cluster is unreachable: two retries instead of ten
+    config.setRequestRetryBackoffLimit(2);
     return new KubernetesClientBuilder().withConfig(config).build();
   }
 }

@@ -2,9 +2,11 @@ package dev.versio.cli.offline;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.versio.cli.live.ClusterOptions;
+import dev.versio.cli.live.Fleet;
 import dev.versio.cli.live.LiveObjects;
 import dev.versio.cli.live.ProgressLine;
 import dev.versio.engine.json.EngineJson;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,6 +55,10 @@ public final class TestCommand implements Callable<Integer> {
   boolean live;
 
   @Mixin ClusterOptions cluster;
+
+  @Mixin Fleet fleet;
+
+  private PrintWriter out;
 
   @Option(
       names = "--page-size",
@@ -129,11 +135,23 @@ public final class TestCommand implements Callable<Integer> {
     if (pageSize < 1) {
       throw new LoadError("--page-size must be positive, not " + pageSize);
     }
+    out = spec.commandLine().getOut();
+    if (!live && fleet.requested()) {
+      throw new LoadError("--contexts and --kubeconfig-dir need --live");
+    }
     var config = options.loadConfig();
     if (!live) {
       return test(config, options.requireTarget(config), Inputs.samples(samples));
     }
-    try (var client = cluster.client()) {
+    var clusters = fleet.clusters(cluster);
+    if (clusters.size() == 1 && !fleet.requested()) {
+      return testLive(config, clusters.getFirst());
+    }
+    return testFleet(config, clusters);
+  }
+
+  private int testLive(Inputs.Config config, Fleet.Cluster where) {
+    try (var client = where.client()) {
       var objects = new LiveObjects(client);
       var target = options.loadTarget(config);
       if (target == null) {
@@ -141,13 +159,77 @@ public final class TestCommand implements Callable<Integer> {
       }
       var found = objects.all(target, pageSize);
       if (found.isEmpty()) {
-        spec.commandLine()
-            .getOut()
-            .println("there are no " + target.name() + " objects in the cluster; nothing to test");
+        if (output == TestReportFormat.JSON) {
+          var o = EngineJson.nodes().objectNode();
+          o.put("resource", target.name());
+          o.put("config", config.name());
+          o.putObject("summary").put("paths", 0);
+          o.putArray("paths");
+          Output.json(out, o);
+        } else {
+          out.println("there are no " + target.name() + " objects in the cluster; nothing to test");
+        }
         return 0;
       }
       return test(config, target, found);
     }
+  }
+
+  /**
+   * One live run per cluster; a cluster that cannot be reached or read fails the fleet whatever
+   * --fail-on says, since its objects went untested.
+   */
+  private int testFleet(Inputs.Config config, List<Fleet.Cluster> clusters) {
+    if (output == TestReportFormat.JUNIT) {
+      throw new LoadError(
+          "-o junit covers one cluster; run one --context at a time, or use -o json");
+    }
+    var fleetOut = out;
+    var reports = EngineJson.nodes().arrayNode();
+    int failed = 0;
+    for (var where : clusters) {
+      var buffer = new java.io.StringWriter();
+      out = output == TestReportFormat.JSON ? new PrintWriter(buffer) : fleetOut;
+      if (output == TestReportFormat.TABLE) {
+        out.println("=== " + where.label() + " ===");
+      }
+      int code;
+      String error = null;
+      try {
+        code = testLive(config, where);
+      } catch (RuntimeException e) {
+        code = 1;
+        error = e.getMessage();
+        if (output == TestReportFormat.TABLE) {
+          Output.wrap(out, "error: " + error, "  ");
+        }
+      }
+      out.flush();
+      if (code != 0) {
+        failed++;
+      }
+      if (output == TestReportFormat.JSON) {
+        var entry = reports.addObject().put("label", where.label()).put("exitCode", code);
+        entry.put("error", error);
+        if (error == null) {
+          try {
+            entry.set("report", EngineJson.newMapper().readTree(buffer.toString()));
+          } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("the report of " + where.label() + " is not JSON", e);
+          }
+        }
+      }
+    }
+    out = fleetOut;
+    if (output == TestReportFormat.JSON) {
+      var o = EngineJson.nodes().objectNode();
+      o.set("clusters", reports);
+      o.put("failed", failed);
+      Output.json(out, o);
+    } else {
+      out.printf("FLEET: %d cluster(s), %d failed%n", clusters.size(), failed);
+    }
+    return failed == 0 ? 0 : 1;
   }
 
   private int test(Inputs.Config config, Inputs.Target target, List<Inputs.Sample> found) {
@@ -211,7 +293,7 @@ public final class TestCommand implements Callable<Integer> {
     int error = count(results, "error");
     switch (output) {
       case JSON -> json(analysis, results, coverage);
-      case JUNIT -> JUnitReport.write(spec.commandLine().getOut(), target.name(), results);
+      case JUNIT -> JUnitReport.write(out, target.name(), results);
       case TABLE -> table(results, coverage);
     }
     boolean unexercised = coverage.stream().anyMatch(u -> !u.exercised());
@@ -232,7 +314,6 @@ public final class TestCommand implements Callable<Integer> {
   }
 
   private void table(List<PathResult> results, List<RuleCoverage.RuleUse> coverage) {
-    var out = spec.commandLine().getOut();
     out.printf("%-40s %-18s %s%n", "SAMPLE", "PATH", "RESULT");
     for (var r : results) {
       var name = r.sample().label();
@@ -294,7 +375,7 @@ public final class TestCommand implements Callable<Integer> {
           .put("strategy", u.strategy())
           .put("exercised", u.exercised());
     }
-    Output.json(spec.commandLine().getOut(), o);
+    Output.json(out, o);
   }
 
   private static int count(List<PathResult> results, String kind) {

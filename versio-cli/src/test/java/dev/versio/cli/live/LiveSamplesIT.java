@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code versio test --live} against a real apiserver: the samples are the objects that exist in
@@ -89,6 +90,40 @@ class LiveSamplesIT {
     assertThat(failed.path("name").asText()).isEqualTo("basic");
     assertThat(failed.path("to").asText()).isEqualTo("v3");
     assertThat(failed.path("unacknowledgedLoss").toString()).contains("spec.burstLimit");
+  }
+
+  @Test
+  void aFleetRunReportsEveryClusterAndFailsWhenOneCannotBeReached(
+      KubernetesClient client, ControlPlane controlPlane, @TempDir Path dir) throws Exception {
+    var story = examples().resolve("field-rename");
+    var crd =
+        Serialization.unmarshal(
+            Files.readString(story.resolve("crd.yaml")), CustomResourceDefinition.class);
+    client.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
+    var kubeconfig = Files.readString(controlPlane.kubeconfig());
+    Files.writeString(dir.resolve("good"), kubeconfig);
+    Files.writeString(
+        dir.resolve("down"),
+        kubeconfig.replace(controlPlane.url().toString(), "https://127.0.0.1:1"));
+    Files.writeString(dir.resolve("README.md"), "not a kubeconfig");
+
+    int code =
+        run(
+            "test",
+            "--live",
+            "-c",
+            story.resolve("config.yaml").toString(),
+            "--kubeconfig-dir",
+            dir.toString());
+
+    assertThat(code).as("%s%s", out, err).isEqualTo(1);
+    assertThat(out.toString())
+        .contains("=== down ===")
+        .contains("error:")
+        .contains("=== good ===")
+        .contains("there are no caches.example.com objects")
+        .contains("FLEET: 2 cluster(s), 1 failed")
+        .doesNotContain("README");
   }
 
   private static void create(KubernetesClient client, String yaml, String name, String namespace)
