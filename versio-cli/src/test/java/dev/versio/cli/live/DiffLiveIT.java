@@ -7,14 +7,12 @@ import dev.versio.cli.offline.OfflineCommandsTestAccess;
 import dev.versio.testkit.ControlPlane;
 import dev.versio.testkit.KubeApiServerTest;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,11 +31,11 @@ class DiffLiveIT {
     var root = examples().getParent();
     try (var crds = Files.list(root.resolve("deploy/crds"))) {
       for (var crd : crds.sorted().toList()) {
-        apply(client, crd);
+        Crds.apply(client, crd);
       }
     }
     var story = examples().resolve("field-rename");
-    apply(client, story.resolve("crd.yaml"));
+    Crds.apply(client, story.resolve("crd.yaml"));
     client
         .resource(
             Serialization.unmarshal(
@@ -58,21 +56,6 @@ class DiffLiveIT {
     assertThat(out.toString())
         .contains("spoke v1: changed (WORSE)")
         .contains("- FieldRename hub status.state <-> spoke status.phase");
-  }
-
-  private static void apply(KubernetesClient client, Path file) throws Exception {
-    var crd = Serialization.unmarshal(Files.readString(file), CustomResourceDefinition.class);
-    var crds = client.apiextensions().v1().customResourceDefinitions();
-    crds.resource(crd).serverSideApply();
-    crds.withName(crd.getMetadata().getName())
-        .waitUntilCondition(
-            c ->
-                c != null
-                    && c.getStatus() != null
-                    && c.getStatus().getConditions().stream()
-                        .anyMatch(x -> x.getType().equals("Established")),
-            30,
-            TimeUnit.SECONDS);
   }
 
   private int run(String... args) {

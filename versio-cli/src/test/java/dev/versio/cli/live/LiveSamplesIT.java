@@ -11,14 +11,12 @@ import dev.versio.testkit.ControlPlane;
 import dev.versio.testkit.KubeApiServerTest;
 import dev.versio.testkit.KubeTestScope;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,23 +33,7 @@ class LiveSamplesIT {
   void everyExistingObjectIsRoundTrippedAndAnUnacknowledgedLossNamesTheObjectAndField(
       KubernetesClient client, ControlPlane controlPlane, KubeTestScope scope) throws Exception {
     var story = examples().resolve("kitchen-sink");
-    var crd =
-        Serialization.unmarshal(
-            Files.readString(story.resolve("crd.yaml")), CustomResourceDefinition.class);
-    client.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
-    client
-        .apiextensions()
-        .v1()
-        .customResourceDefinitions()
-        .withName(crd.getMetadata().getName())
-        .waitUntilCondition(
-            c ->
-                c != null
-                    && c.getStatus() != null
-                    && c.getStatus().getConditions().stream()
-                        .anyMatch(x -> x.getType().equals("Established")),
-            30,
-            TimeUnit.SECONDS);
+    Crds.apply(client, story.resolve("crd.yaml"));
     var namespace = scope.namespace();
     var sample = Files.readString(story.resolve("samples/full.v2.yaml"));
     create(client, sample, "full", namespace);
@@ -96,10 +78,7 @@ class LiveSamplesIT {
   void aFleetRunReportsEveryClusterAndFailsWhenOneCannotBeReached(
       KubernetesClient client, ControlPlane controlPlane, @TempDir Path dir) throws Exception {
     var story = examples().resolve("field-rename");
-    var crd =
-        Serialization.unmarshal(
-            Files.readString(story.resolve("crd.yaml")), CustomResourceDefinition.class);
-    client.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
+    Crds.apply(client, story.resolve("crd.yaml"));
     var kubeconfig = Files.readString(controlPlane.kubeconfig());
     Files.writeString(dir.resolve("good"), kubeconfig);
     Files.writeString(

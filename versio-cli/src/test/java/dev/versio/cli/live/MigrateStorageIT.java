@@ -47,7 +47,7 @@ class MigrateStorageIT {
         .customResourceDefinitions()
         .resource(crd(name, group, version("v1", true), version("v2", false)))
         .create();
-    awaitEstablished(client, name);
+    Crds.awaitEstablished(client, name);
     var v1 = client.genericKubernetesResources(context(group, "v1"));
     for (int i = 0; i < OBJECTS; i++) {
       v1.inNamespace(namespace)
@@ -111,7 +111,7 @@ class MigrateStorageIT {
     var name = "gizmos." + group;
     var crds = client.apiextensions().v1().customResourceDefinitions();
     crds.resource(crd(name, group, version("v1", false), version("v2", true))).create();
-    awaitEstablished(client, name);
+    Crds.awaitEstablished(client, name);
     var status = crds.withName(name).get();
     status.getStatus().setStoredVersions(List.of("v1", "v2"));
     crds.resource(status).updateStatus();
@@ -218,22 +218,5 @@ class MigrateStorageIT {
         .withVersions(versions)
         .endSpec()
         .build();
-  }
-
-  private static void awaitEstablished(KubernetesClient client, String name) {
-    client
-        .apiextensions()
-        .v1()
-        .customResourceDefinitions()
-        .withName(name)
-        .waitUntilCondition(
-            c ->
-                c != null
-                    && c.getStatus() != null
-                    && c.getStatus().getConditions().stream()
-                        .anyMatch(
-                            x -> x.getType().equals("Established") && x.getStatus().equals("True")),
-            30,
-            java.util.concurrent.TimeUnit.SECONDS);
   }
 }
