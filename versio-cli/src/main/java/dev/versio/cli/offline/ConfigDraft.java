@@ -1,6 +1,7 @@
 package dev.versio.cli.offline;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.versio.engine.json.EngineJson;
 import dev.versio.engine.suggest.Suggestion;
 
@@ -92,6 +93,49 @@ final class ConfigDraft {
       }
     }
     return y.toString();
+  }
+
+  /**
+   * The draft as data: {@code {resource, resourceKind, hubVersion, spokes[{version, identical,
+   * renames[{hubPath, spokePath, reason}], retyped[{path, hubShape, spokeShape}], hubOnly[],
+   * spokeOnly[]}]}}; {@code generate} lists the spokes only.
+   */
+  static JsonNode json(Inputs.Target target, boolean xrd, Suggestion suggestion, boolean rules) {
+    var o = EngineJson.nodes().objectNode();
+    o.put("resource", target.name());
+    o.put("resourceKind", xrd ? "XRD" : "CRD");
+    o.put("hubVersion", suggestion.hubVersion());
+    var spokes = o.putArray("spokes");
+    for (var spoke : suggestion.spokes()) {
+      var j = spokes.addObject().put("version", spoke.version());
+      if (!rules) {
+        continue;
+      }
+      j.put("identical", spoke.identical());
+      var renames = j.putArray("renames");
+      spoke
+          .renames()
+          .forEach(
+              r ->
+                  renames
+                      .addObject()
+                      .put("hubPath", r.hubPath())
+                      .put("spokePath", r.spokePath())
+                      .put("reason", r.reason()));
+      var retyped = j.putArray("retyped");
+      spoke
+          .retyped()
+          .forEach(
+              t ->
+                  retyped
+                      .addObject()
+                      .put("path", t.path())
+                      .put("hubShape", t.hubShape())
+                      .put("spokeShape", t.spokeShape()));
+      spoke.hubOnly().forEach(j.putArray("hubOnly")::add);
+      spoke.spokeOnly().forEach(j.putArray("spokeOnly")::add);
+    }
+    return o;
   }
 
   private static String quote(String s) {

@@ -32,6 +32,14 @@ public final class GenerateCommand implements Callable<Integer> {
       description = "The hub version (default: the storage version).")
   String hub;
 
+  @Option(
+      names = {"-o", "--output"},
+      defaultValue = "yaml",
+      description =
+          "yaml (a commented config to edit) or json (the same findings as data) (default:"
+              + " ${DEFAULT-VALUE}).")
+  DraftFormat output;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -39,7 +47,13 @@ public final class GenerateCommand implements Callable<Integer> {
     var target = schema.load();
     var xrd = schema.xrd();
     var suggestion = new Suggester().suggest(target.source(), hub);
-    spec.commandLine().getOut().print(ConfigDraft.render(target, xrd, suggestion, false));
+    switch (output) {
+      case YAML ->
+          spec.commandLine().getOut().print(ConfigDraft.render(target, xrd, suggestion, false));
+      case JSON ->
+          Output.json(
+              spec.commandLine().getOut(), ConfigDraft.json(target, xrd, suggestion, false));
+    }
     spec.commandLine().getOut().flush();
     return 0;
   }

@@ -272,6 +272,17 @@ class OfflineCommandsTest {
   }
 
   @Test
+  void suggestAsJsonListsTheRenamesAsData() throws IOException {
+    var crd = examples().resolve("field-rename").resolve("crd.yaml").toString();
+    assertThat(run("suggest", "--crd", crd, "-o", "json")).isZero();
+    var json = new ObjectMapper().readTree(out.toString());
+    assertThat(json.path("hubVersion").asText()).isEqualTo("v2");
+    var rename = json.path("spokes").path(0).path("renames").path(0);
+    assertThat(rename.path("hubPath").asText()).isEqualTo("spec.replicas");
+    assertThat(rename.path("spokePath").asText()).isEqualTo("spec.size");
+  }
+
+  @Test
   void suggestWithoutADefinitionSaysWhichFlagToPass() {
     assertThat(run("suggest")).isEqualTo(2);
     assertThat(err.toString()).contains("--crd FILE or --xrd FILE");
