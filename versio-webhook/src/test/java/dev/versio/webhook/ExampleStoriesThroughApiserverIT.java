@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.versio.api.config.CRDConversionConfig;
 import dev.versio.api.config.NameRef;
+import dev.versio.api.config.XRDConversionConfig;
 import dev.versio.engine.json.EngineJson;
 import dev.versio.engine.schema.ResourceSchemas;
 import dev.versio.engine.schema.SchemaNode;
@@ -64,12 +65,22 @@ class ExampleStoriesThroughApiserverIT {
         .resource(
             new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
         .serverSideApply();
+    // Crossplane's XRD API must exist before the server starts for it to watch XRDs
+    installCrd(client, (ObjectNode) WebhookFixture.YAML.readTree(XRD_API_CRD));
     caBundle = WebhookFixture.writeCertificate(certDir);
     server = WebhookFixture.start(controlPlane, SERVER, certDir);
     var cws = WebhookFixture.serverObject(SERVER, server.conversionPort(), caBundle);
     client.resource(cws).serverSideApply();
     for (var story : stories().toList()) {
-      var crd = (ObjectNode) WebhookFixture.yaml(story.resolve("crd.yaml"));
+      var xrd = isXrd(story);
+      if (xrd) {
+        client
+            .resource(
+                Serialization.unmarshal(
+                    Files.readString(story.resolve("xrd.yaml")), GenericKubernetesResource.class))
+            .serverSideApply();
+      }
+      var crd = crdOf(story);
       var name = crd.path("metadata").path("name").asText();
       var webhook =
           ((ObjectNode) crd.path("spec"))
@@ -81,26 +92,24 @@ class ExampleStoriesThroughApiserverIT {
           .putObject("clientConfig")
           .put("url", "https://127.0.0.1:" + server.conversionPort() + "/convert/" + name)
           .put("caBundle", caBundle);
-      client
-          .resource(Serialization.unmarshal(crd.toString(), CustomResourceDefinition.class))
-          .serverSideApply();
-      WebhookFixture.awaitEstablished(client, name);
-      var config =
-          Serialization.unmarshal(
-              Files.readString(story.resolve("config.yaml")), CRDConversionConfig.class);
-      config.getSpec().webhookServerRef = new NameRef(SERVER);
-      client.resource(config).serverSideApply();
+      installCrd(client, crd);
+      var configYaml = Files.readString(story.resolve("config.yaml"));
+      if (xrd) {
+        var config = Serialization.unmarshal(configYaml, XRDConversionConfig.class);
+        config.getSpec().webhookServerRef = new NameRef(SERVER);
+        client.resource(config).serverSideApply();
+      } else {
+        var config = Serialization.unmarshal(configYaml, CRDConversionConfig.class);
+        config.getSpec().webhookServerRef = new NameRef(SERVER);
+        client.resource(config).serverSideApply();
+      }
     }
     await()
         .atMost(Duration.ofSeconds(60))
         .untilAsserted(
             () -> {
               for (var story : stories().toList()) {
-                var target =
-                    WebhookFixture.yaml(story.resolve("crd.yaml"))
-                        .path("metadata")
-                        .path("name")
-                        .asText();
+                var target = crdOf(story).path("metadata").path("name").asText();
                 assertThat(server.registry().get(target))
                     .as("registry entry of %s", target)
                     .hasValueSatisfying(
@@ -116,12 +125,73 @@ class ExampleStoriesThroughApiserverIT {
     }
   }
 
+  /**
+   * A minimal stand-in for Crossplane's XRD CRD: enough for XRD objects to be stored and watched.
+   */
+  private static final String XRD_API_CRD =
+      """
+      apiVersion: apiextensions.k8s.io/v1
+      kind: CustomResourceDefinition
+      metadata: {name: compositeresourcedefinitions.apiextensions.crossplane.io}
+      spec:
+        group: apiextensions.crossplane.io
+        scope: Cluster
+        names: {kind: CompositeResourceDefinition, plural: compositeresourcedefinitions}
+        versions:
+        - name: v2
+          served: true
+          storage: true
+          schema:
+            openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+      """;
+
+  private static boolean isXrd(Path story) {
+    return Files.exists(story.resolve("xrd.yaml"));
+  }
+
+  /**
+   * The story's CRD; for an XRD story, the CRD Crossplane would generate from it: the same group,
+   * names, scope and version schemas, with the referenceable version as the storage version.
+   */
+  private static ObjectNode crdOf(Path story) throws IOException {
+    if (!isXrd(story)) {
+      return (ObjectNode) WebhookFixture.yaml(story.resolve("crd.yaml"));
+    }
+    var xrd = WebhookFixture.yaml(story.resolve("xrd.yaml"));
+    var crd = EngineJson.nodes().objectNode();
+    crd.put("apiVersion", "apiextensions.k8s.io/v1").put("kind", "CustomResourceDefinition");
+    crd.putObject("metadata").put("name", xrd.path("metadata").path("name").asText());
+    var spec = crd.putObject("spec");
+    spec.put("group", xrd.path("spec").path("group").asText());
+    spec.put("scope", xrd.path("spec").path("scope").asText("Cluster"));
+    spec.set("names", xrd.path("spec").path("names").deepCopy());
+    var versions = spec.putArray("versions");
+    for (var v : xrd.path("spec").path("versions")) {
+      versions
+          .addObject()
+          .put("name", v.path("name").asText())
+          .put("served", v.path("served").asBoolean(true))
+          .put("storage", v.path("referenceable").asBoolean(false))
+          .set("schema", v.path("schema").deepCopy());
+    }
+    return crd;
+  }
+
+  private static void installCrd(KubernetesClient client, ObjectNode crd) {
+    client
+        .resource(Serialization.unmarshal(crd.toString(), CustomResourceDefinition.class))
+        .serverSideApply();
+    WebhookFixture.awaitEstablished(client, crd.path("metadata").path("name").asText());
+  }
+
   static Stream<Path> stories() throws IOException {
     var examples = WebhookFixture.repositoryRoot().resolve("examples");
     try (var list = Files.list(examples)) {
       return list
           .filter(
-              p -> Files.exists(p.resolve("config.yaml")) && Files.exists(p.resolve("crd.yaml")))
+              p ->
+                  Files.exists(p.resolve("config.yaml"))
+                      && (Files.exists(p.resolve("crd.yaml")) || isXrd(p)))
           .sorted()
           .toList()
           .stream();
@@ -131,8 +201,11 @@ class ExampleStoriesThroughApiserverIT {
   @ParameterizedTest(name = "{0}")
   @MethodSource("stories")
   void everySampleCreatedAtItsVersionReadsBackAtEveryOtherVersion(Path story) throws Exception {
-    var crd = WebhookFixture.yaml(story.resolve("crd.yaml"));
-    var source = ResourceSchemas.crd(crd);
+    var crd = crdOf(story);
+    var source =
+        isXrd(story)
+            ? ResourceSchemas.xrd(WebhookFixture.yaml(story.resolve("xrd.yaml")))
+            : ResourceSchemas.crd(crd);
     var group = crd.path("spec").path("group").asText();
     var plural = crd.path("spec").path("names").path("plural").asText();
     var kind = crd.path("spec").path("names").path("kind").asText();

@@ -92,6 +92,11 @@ class StartupIT {
                   .withResources("customresourcedefinitions")
                   .withVerbs("get", "list", "watch")
                   .endRule()
+                  .addNewRule()
+                  .withApiGroups("apiextensions.crossplane.io")
+                  .withResources("compositeresourcedefinitions")
+                  .withVerbs("get", "list", "watch")
+                  .endRule()
                   .build())
           .serverSideApply();
       admin
