@@ -2,6 +2,8 @@ package dev.versio.cli;
 
 import dev.versio.webhook.WebhookServer;
 import dev.versio.webhook.WebhookServerOptions;
+import dev.versio.webhook.tracing.OtlpTracing;
+import dev.versio.webhook.tracing.ReviewTracing;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -82,6 +84,22 @@ final class WebhookServerCommand implements Callable<Integer> {
           "Label selector limiting which configs this replica watches, e.g. team=payments.")
   String configSelector;
 
+  @Option(
+      names = "--otlp-traces-endpoint",
+      paramLabel = "URL",
+      description =
+          "Send one span per ConversionReview to this OTLP/HTTP traces URL, e.g."
+              + " http://otel-collector:4318/v1/traces (default: tracing off).")
+  java.net.URI otlpTracesEndpoint;
+
+  @Option(
+      names = "--trace-sample-ratio",
+      defaultValue = "0.1",
+      description =
+          "Share of new traces recorded when tracing is on; traces the apiserver started follow"
+              + " its decision (default: ${DEFAULT-VALUE}).")
+  double traceSampleRatio;
+
   @Override
   public Integer call() throws Exception {
     var options =
@@ -98,13 +116,21 @@ final class WebhookServerCommand implements Callable<Integer> {
                 : initialSyncWorkers,
             configSelector);
     var stop = new CountDownLatch(1);
+    var otlp =
+        otlpTracesEndpoint == null
+            ? null
+            : new OtlpTracing(otlpTracesEndpoint, traceSampleRatio, serverName);
+    var tracing = otlp == null ? ReviewTracing.off() : otlp.reviewTracing();
     try (var client = new KubernetesClientBuilder().build();
-        var server = WebhookServer.start(client, options, Clock.systemUTC())) {
+        var server = WebhookServer.start(client, options, Clock.systemUTC(), tracing)) {
       Runtime.getRuntime()
           .addShutdownHook(
               new Thread(
                   () -> {
                     server.close(); // stop accepting, finish in-flight reviews
+                    if (otlp != null) {
+                      otlp.close(); // flush buffered spans
+                    }
                     stop.countDown();
                   },
                   "versio-shutdown"));

@@ -7,6 +7,7 @@ import dev.versio.webhook.registry.Registry;
 import dev.versio.webhook.review.ReviewProcessor;
 import dev.versio.webhook.sync.RegistrySync;
 import dev.versio.webhook.tls.ServingCertificate;
+import dev.versio.webhook.tracing.ReviewTracing;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -41,9 +42,12 @@ public final class WebhookServer implements AutoCloseable {
   private volatile boolean ready;
   private volatile String certificateFingerprint;
   private long reloadTimer = -1;
+  private final ReviewTracing tracing;
 
-  private WebhookServer(KubernetesClient client, WebhookServerOptions options, Clock clock) {
+  private WebhookServer(
+      KubernetesClient client, WebhookServerOptions options, Clock clock, ReviewTracing tracing) {
     this.options = options;
+    this.tracing = tracing;
     this.vertx = Vertx.vertx();
     this.metrics = new WebhookMetrics();
     this.registry = new Registry(clock, metrics::registry);
@@ -65,7 +69,14 @@ public final class WebhookServer implements AutoCloseable {
   public static WebhookServer start(
       KubernetesClient client, WebhookServerOptions options, Clock clock)
       throws InterruptedException {
-    var server = new WebhookServer(client, options, clock);
+    return start(client, options, clock, ReviewTracing.off());
+  }
+
+  /** As {@link #start(KubernetesClient, WebhookServerOptions, Clock)}, with review spans. */
+  public static WebhookServer start(
+      KubernetesClient client, WebhookServerOptions options, Clock clock, ReviewTracing tracing)
+      throws InterruptedException {
+    var server = new WebhookServer(client, options, clock, tracing);
     try {
       server.startUp();
       return server;
@@ -87,7 +98,7 @@ public final class WebhookServer implements AutoCloseable {
     var took = Duration.ofNanos(System.nanoTime() - started);
     var endpoint =
         new ConversionEndpoint(
-            vertx, new ReviewProcessor(registry), metrics, options.maxBodyBytes());
+            vertx, new ReviewProcessor(registry), metrics, options.maxBodyBytes(), tracing);
     var httpsOptions =
         new HttpServerOptions()
             .setHost(options.host())

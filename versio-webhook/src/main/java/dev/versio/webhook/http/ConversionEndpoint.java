@@ -4,6 +4,9 @@ import dev.versio.webhook.metrics.WebhookMetrics;
 import dev.versio.webhook.review.ReviewOutcome;
 import dev.versio.webhook.review.ReviewProcessor;
 import dev.versio.webhook.review.ReviewResult;
+import dev.versio.webhook.tracing.ReviewTracing;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -26,13 +29,24 @@ public final class ConversionEndpoint {
   private final ReviewProcessor processor;
   private final WebhookMetrics metrics;
   private final long maxBodyBytes;
+  private final ReviewTracing tracing;
 
   public ConversionEndpoint(
       Vertx vertx, ReviewProcessor processor, WebhookMetrics metrics, long maxBodyBytes) {
+    this(vertx, processor, metrics, maxBodyBytes, ReviewTracing.off());
+  }
+
+  public ConversionEndpoint(
+      Vertx vertx,
+      ReviewProcessor processor,
+      WebhookMetrics metrics,
+      long maxBodyBytes,
+      ReviewTracing tracing) {
     this.vertx = vertx;
     this.processor = processor;
     this.metrics = metrics;
     this.maxBodyBytes = maxBodyBytes;
+    this.tracing = tracing;
   }
 
   public void handle(HttpServerRequest req) {
@@ -75,6 +89,7 @@ public final class ConversionEndpoint {
       }
     }
     long started = System.nanoTime();
+    var span = tracing.start(req, target);
     var body = Buffer.buffer();
     var tooLarge = new boolean[1];
     req.handler(
@@ -84,13 +99,17 @@ public final class ConversionEndpoint {
           }
           if (body.length() + chunk.length() > maxBodyBytes) {
             tooLarge[0] = true;
+            span.setAttribute(ReviewTracing.STATUS, 413L).end();
             plain(req, 413, "request body is over the limit of " + maxBodyBytes + " bytes");
             return;
           }
           body.appendBuffer(chunk);
         });
     req.exceptionHandler(
-        e -> LOG.debug("request to {} failed while reading: {}", target, e.toString()));
+        e -> {
+          span.setStatus(StatusCode.ERROR, "request failed while reading: " + e).end();
+          LOG.debug("request to {} failed while reading: {}", target, e.toString());
+        });
     req.endHandler(
         v -> {
           if (tooLarge[0]) {
@@ -98,7 +117,7 @@ public final class ConversionEndpoint {
           }
           var bytes = body.getBytes();
           if (bytes.length <= INLINE_LIMIT) {
-            respond(req, target, process(target, bytes), started);
+            respond(req, target, process(target, bytes), started, span);
           } else {
             vertx
                 .<ReviewOutcome>executeBlocking(() -> process(target, bytes), false)
@@ -108,7 +127,8 @@ public final class ConversionEndpoint {
                             req,
                             target,
                             ar.succeeded() ? ar.result() : internal(target, ar.cause()),
-                            started));
+                            started,
+                            span));
           }
         });
   }
@@ -136,7 +156,9 @@ public final class ConversionEndpoint {
         "internal error");
   }
 
-  private void respond(HttpServerRequest req, String target, ReviewOutcome outcome, long started) {
+  private void respond(
+      HttpServerRequest req, String target, ReviewOutcome outcome, long started, Span span) {
+    tracing.end(span, outcome);
     if (outcome.result() == ReviewResult.INTERNAL_ERROR) {
       LOG.error(
           "conversion of target {} failed inside Versio (request {}): {}",

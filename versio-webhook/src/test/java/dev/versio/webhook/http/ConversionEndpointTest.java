@@ -10,6 +10,14 @@ import dev.versio.testkit.tls.CertificateAuthority;
 import dev.versio.webhook.metrics.WebhookMetrics;
 import dev.versio.webhook.registry.Registry;
 import dev.versio.webhook.review.ReviewProcessor;
+import dev.versio.webhook.tracing.ReviewTracing;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.propagation.ContextPropagators;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
@@ -22,10 +30,12 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,17 +51,32 @@ class ConversionEndpointTest {
 
   private Vertx vertx;
   private HttpServer server;
+  private CertificateAuthority ca;
   private HttpClient http;
   private URI uri;
   private final Registry registry = new Registry(Clock.systemUTC(), s -> {});
+  private final InMemorySpanExporter spans = InMemorySpanExporter.create();
 
   @BeforeEach
   void startServer() throws Exception {
-    var ca = CertificateAuthority.create("endpoint-test");
+    ca = CertificateAuthority.create("endpoint-test");
     var cert = ca.issueServer("127.0.0.1");
     vertx = Vertx.vertx();
+    var otel =
+        OpenTelemetrySdk.builder()
+            .setTracerProvider(
+                SdkTracerProvider.builder()
+                    .addSpanProcessor(SimpleSpanProcessor.create(spans))
+                    .build())
+            .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
+            .build();
     var endpoint =
-        new ConversionEndpoint(vertx, new ReviewProcessor(registry), new WebhookMetrics(), LIMIT);
+        new ConversionEndpoint(
+            vertx,
+            new ReviewProcessor(registry),
+            new WebhookMetrics(),
+            LIMIT,
+            new ReviewTracing(otel));
     server =
         vertx
             .createHttpServer(
@@ -127,6 +152,71 @@ class ConversionEndpointTest {
     assertThat(body.path("response").path("uid").asText()).isEqualTo("u-7");
     assertThat(body.path("response").path("result").path("status").asText()).isEqualTo("Failure");
     assertThat(unknown.body()).doesNotContain("Exception").doesNotContain("\tat ");
+  }
+
+  @Test
+  void everyReviewIsASpanUnderTheCallersTraceAndFailuresAreErrors() throws Exception {
+    var traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+    var traced =
+        http.send(
+            HttpRequest.newBuilder(uri)
+                .header("Content-Type", "application/json")
+                .header("traceparent", "00-" + traceId + "-00f067aa0ba902b7-01")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(review("t-1")))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(traced.statusCode()).isEqualTo(200);
+    post(uri.resolve("/convert/gadgets.example.com"), "application/json", review("t-2"));
+
+    var finished = spans.getFinishedSpanItems();
+    assertThat(finished).hasSize(2);
+    var ok = finished.get(0);
+    assertThat(ok.getName()).isEqualTo("convert widgets.example.com");
+    assertThat(ok.getTraceId()).isEqualTo(traceId);
+    assertThat(ok.getAttributes().get(ReviewTracing.UID)).isEqualTo("t-1");
+    assertThat(ok.getAttributes().get(ReviewTracing.RESULT)).isEqualTo("success");
+    assertThat(ok.getStatus().getStatusCode()).isEqualTo(StatusCode.UNSET);
+    var failed = finished.get(1);
+    assertThat(failed.getName()).isEqualTo("convert gadgets.example.com");
+    assertThat(failed.getAttributes().get(ReviewTracing.RESULT)).isEqualTo("not_registered");
+    assertThat(failed.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+    assertThat(failed.getStatus().getDescription()).contains("no conversion plan");
+  }
+
+  @Test
+  void slowClientsHoldingHalfSentRequestsDoNotDelayOtherReviews() throws Exception {
+    var port = uri.getPort();
+    var slow = new ArrayList<SSLSocket>();
+    try {
+      for (int i = 0; i < 20; i++) {
+        // a TLS connection that sends headers and 6 of 100,000 promised body bytes, then stalls
+        var socket =
+            (SSLSocket) ca.trustingContext().getSocketFactory().createSocket("127.0.0.1", port);
+        socket.setSoTimeout(10_000);
+        var out = socket.getOutputStream();
+        out.write(
+            ("POST /convert/widgets.example.com HTTP/1.1\r\nHost: x\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{\"api")
+                .getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        slow.add(socket);
+      }
+      for (int i = 0; i < 20; i++) {
+        var response = post(uri, "application/json", review("meanwhile-" + i));
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(
+                JSON.readTree(response.body())
+                    .path("response")
+                    .path("result")
+                    .path("status")
+                    .asText())
+            .isEqualTo("Success");
+      }
+    } finally {
+      for (var socket : slow) {
+        socket.close();
+      }
+    }
   }
 
   @Test
