@@ -86,12 +86,12 @@ build_apiserver() {
   mkdir -p "$BUILD_DIR"
   cd "$BUILD_DIR"
   local tree
-  tree=$(find . -maxdepth 1 -type d -name 'kubernetes-*' | head -n1)
+  tree=$(find . -maxdepth 1 -type d -name 'kubernetes-*' | sed -n 1p)
   if [ -z "$tree" ]; then
     enable_deb_src
     log "downloading the kubernetes source package (apt-get source)"
     apt-get source -qq kubernetes >source.log 2>&1 || { tail -n 20 source.log >&2; die "apt-get source kubernetes failed (log: $BUILD_DIR/source.log)" "Check the deb-src entry in $SRC_LIST and that dpkg-dev is installed."; }
-    tree=$(find . -maxdepth 1 -type d -name 'kubernetes-*' | head -n1)
+    tree=$(find . -maxdepth 1 -type d -name 'kubernetes-*' | sed -n 1p)
   fi
   [ -n "$tree" ] || die "apt-get source did not unpack a kubernetes-* folder in $BUILD_DIR"
   tree=$(cd "$tree" && pwd)
@@ -123,7 +123,7 @@ build_apiserver() {
   done
   wait $pid || { tail -n 30 build.log >&2; die "make WHAT=cmd/kube-apiserver failed (log: $BUILD_DIR/build.log)" "Fix the cause shown above, then re-run; the Go build cache makes the next try faster."; }
   local bin
-  bin=$(find "$tree/_output" -type f -name kube-apiserver -perm -u+x | head -n1)
+  bin=$(find "$tree/_output" -type f -name kube-apiserver -perm -u+x | sed -n 1p)
   [ -n "$bin" ] || die "the build finished but no kube-apiserver binary is under $tree/_output"
   mkdir -p "$ASSETS_DIR"
   cp "$bin" "$ASSETS_DIR/kube-apiserver.tmp" && mv "$ASSETS_DIR/kube-apiserver.tmp" "$ASSETS_DIR/kube-apiserver"
@@ -151,6 +151,6 @@ if $print_dir; then
   echo "$ASSETS_DIR"
 else
   log "kube-apiserver: $ASSETS_DIR/kube-apiserver ($("$ASSETS_DIR/kube-apiserver" --version))"
-  log "etcd:           $ASSETS_DIR/etcd ($("$ASSETS_DIR/etcd" --version | head -n1))"
+  log "etcd:           $ASSETS_DIR/etcd ($("$ASSETS_DIR/etcd" --version | sed -n 1p))"
   log "tests find these through VERSIO_ASSETS or KUBEBUILDER_ASSETS, and by default in $ASSETS_DIR"
 fi
