@@ -42,14 +42,14 @@ as_root() {
   else die "this step needs root: $*" "Run hack/control-plane.sh as root or install sudo."; fi
 }
 
-apiserver_ok() { [ -x "$ASSETS_DIR/kube-apiserver" ] && "$ASSETS_DIR/kube-apiserver" --version 2>/dev/null | grep -q "v$K8S_VERSION"; }
+apiserver_ok() { [ -x "$ASSETS_DIR/kube-apiserver" ] && "$ASSETS_DIR/kube-apiserver" --version 2>/dev/null | grep "v$K8S_VERSION" >/dev/null; }
 etcd_ok() { [ -x "$ASSETS_DIR/etcd" ] && "$ASSETS_DIR/etcd" --version >/dev/null 2>&1; }
 
 apt_lists_present() { compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null; }
 
 apt_install() {
   local missing=()
-  for p in "$@"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p"); done
+  for p in "$@"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep 'install ok installed' >/dev/null || missing+=("$p"); done
   [ ${#missing[@]} -eq 0 ] && return 0
   if ! apt_lists_present; then
     log "apt lists were never updated: running apt-get update"

@@ -4,7 +4,7 @@ versio_pick_java() {
   local c
   for c in "${candidates[@]}"; do
     [ -n "$c" ] && [ -x "$c/bin/java" ] || continue
-    if "$c/bin/java" -XshowSettings:properties -version 2>&1 | grep -qE 'java\.specification\.version = (2[5-9]|[3-9][0-9])$'; then
+    if "$c/bin/java" -XshowSettings:properties -version 2>&1 | grep -E 'java\.specification\.version = (2[5-9]|[3-9][0-9])$' >/dev/null; then
       export JAVA_HOME=$c
       return 0
     fi
