@@ -45,23 +45,7 @@ class ConversionWebhookIT {
     group = scope.apiGroup();
     var crd = twoVersionCrd(group, webhook);
     client.apiextensions().v1().customResourceDefinitions().resource(crd).create();
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .until(
-            () -> {
-              var live =
-                  client
-                      .apiextensions()
-                      .v1()
-                      .customResourceDefinitions()
-                      .withName(crd.getMetadata().getName())
-                      .get();
-              return live.getStatus() != null
-                  && live.getStatus().getConditions() != null
-                  && live.getStatus().getConditions().stream()
-                      .anyMatch(
-                          c -> c.getType().equals("Established") && c.getStatus().equals("True"));
-            });
+    Crds.awaitEstablished(client, crd.getMetadata().getName());
   }
 
   @AfterEach

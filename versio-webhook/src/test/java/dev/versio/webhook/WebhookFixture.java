@@ -6,17 +6,15 @@ import dev.versio.api.server.ConversionWebhookServer;
 import dev.versio.api.server.ConversionWebhookServerSpec;
 import dev.versio.engine.json.EngineJson;
 import dev.versio.testkit.ControlPlane;
+import dev.versio.testkit.Crds;
 import dev.versio.testkit.tls.CertificateAuthority;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Shared set-up for webhook ITs: Versio CRDs installed, a serving certificate, a started server.
@@ -41,25 +39,7 @@ final class WebhookFixture {
   static void installVersioCrds(KubernetesClient client) throws IOException {
     try (var files = Files.list(repositoryRoot().resolve("deploy/crds"))) {
       for (var file : files.sorted().toList()) {
-        var crd = Serialization.unmarshal(Files.readString(file), CustomResourceDefinition.class);
-        client.resource(crd).forceConflicts().fieldManager("versio-it").serverSideApply();
-        client
-            .apiextensions()
-            .v1()
-            .customResourceDefinitions()
-            .withName(crd.getMetadata().getName())
-            .waitUntilCondition(
-                c ->
-                    c != null
-                        && c.getStatus() != null
-                        && c.getStatus().getConditions() != null
-                        && c.getStatus().getConditions().stream()
-                            .anyMatch(
-                                x ->
-                                    x.getType().equals("Established")
-                                        && x.getStatus().equals("True")),
-                30,
-                TimeUnit.SECONDS);
+        Crds.apply(client, file);
       }
     }
   }
@@ -113,20 +93,6 @@ final class WebhookFixture {
 
   /** Waits until the CRD {@code name} is Established (served by the apiserver). */
   static void awaitEstablished(KubernetesClient client, String name) {
-    client
-        .apiextensions()
-        .v1()
-        .customResourceDefinitions()
-        .withName(name)
-        .waitUntilCondition(
-            c ->
-                c != null
-                    && c.getStatus() != null
-                    && c.getStatus().getConditions() != null
-                    && c.getStatus().getConditions().stream()
-                        .anyMatch(
-                            x -> x.getType().equals("Established") && x.getStatus().equals("True")),
-            30,
-            TimeUnit.SECONDS);
+    Crds.awaitEstablished(client, name);
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.versio.cli.VersioCommand;
 import dev.versio.cli.offline.OfflineCommandsTestAccess;
 import dev.versio.testkit.ControlPlane;
+import dev.versio.testkit.Crds;
 import dev.versio.testkit.KubeApiServerTest;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;

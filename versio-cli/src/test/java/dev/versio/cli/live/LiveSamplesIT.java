@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.versio.cli.VersioCommand;
 import dev.versio.testkit.ControlPlane;
+import dev.versio.testkit.Crds;
 import dev.versio.testkit.KubeApiServerTest;
 import dev.versio.testkit.KubeTestScope;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.versio.cli.VersioCommand;
 import dev.versio.testkit.ControlPlane;
+import dev.versio.testkit.Crds;
 import dev.versio.testkit.KubeApiServerTest;
 import dev.versio.testkit.KubeTestScope;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;

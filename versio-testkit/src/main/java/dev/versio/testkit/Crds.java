@@ -1,4 +1,4 @@
-package dev.versio.cli.live;
+package dev.versio.testkit;
 
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -8,19 +8,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
-/** CRD set-up for the live-mode tests. */
-final class Crds {
+/** CustomResourceDefinition set-up for integration tests: apply, then wait until it is served. */
+public final class Crds {
   private Crds() {}
 
-  /** Applies the CRD in {@code file} and waits until the apiserver serves it. */
-  static CustomResourceDefinition apply(KubernetesClient client, Path file) throws IOException {
+  /** Server-side applies the CRD in {@code file} and waits until it is Established. */
+  public static CustomResourceDefinition apply(KubernetesClient client, Path file)
+      throws IOException {
     var crd = Serialization.unmarshal(Files.readString(file), CustomResourceDefinition.class);
-    client.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
+    client.resource(crd).forceConflicts().fieldManager("versio-it").serverSideApply();
     awaitEstablished(client, crd.getMetadata().getName());
     return crd;
   }
 
-  static void awaitEstablished(KubernetesClient client, String name) {
+  /** Waits (up to 30 s) until the CRD {@code name} is Established, i.e. served by the apiserver. */
+  public static void awaitEstablished(KubernetesClient client, String name) {
     client
         .apiextensions()
         .v1()
