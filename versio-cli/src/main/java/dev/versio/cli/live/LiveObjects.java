@@ -4,10 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.versio.cli.offline.Inputs;
 import dev.versio.cli.offline.LoadError;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -79,34 +77,10 @@ public final class LiveObjects {
    * Crossplane generated under the same name).
    */
   public List<Inputs.Sample> all(Inputs.Target target, int pageSize) {
-    CustomResourceDefinition crd;
-    try {
-      crd = client.apiextensions().v1().customResourceDefinitions().withName(target.name()).get();
-    } catch (KubernetesClientException e) {
-      throw new LoadError("cannot read crd/" + target.name() + ": " + e.getMessage());
-    }
-    if (crd == null) {
-      throw new LoadError(
-          "there is no CustomResourceDefinition named "
-              + target.name()
-              + " in the cluster, so there are no objects to test; check the context");
-    }
-    var storage =
-        crd.getSpec().getVersions().stream()
-            .filter(v -> Boolean.TRUE.equals(v.getStorage()))
-            .findFirst()
-            .orElseThrow(() -> new LoadError("crd/" + target.name() + " has no storage version"))
-            .getName();
-    var namespaced = "Namespaced".equals(crd.getSpec().getScope());
-    var api =
-        client.genericKubernetesResources(
-            new ResourceDefinitionContext.Builder()
-                .withGroup(crd.getSpec().getGroup())
-                .withVersion(storage)
-                .withKind(crd.getSpec().getNames().getKind())
-                .withPlural(crd.getSpec().getNames().getPlural())
-                .withNamespaced(namespaced)
-                .build());
+    var resource = StoredResource.read(client, target.name());
+    var storage = resource.storageVersion();
+    var namespaced = resource.namespaced();
+    var api = client.genericKubernetesResources(resource.storageContext());
     var out = new ArrayList<Inputs.Sample>();
     String next = null;
     do {

@@ -3,11 +3,8 @@ package dev.versio.cli.live;
 import dev.versio.cli.offline.LoadError;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -63,19 +60,11 @@ final class StorageMigration {
 
   Result run(String crdName, int pageSize, Pacer pacer, boolean dryRun, Listener listener) {
     var started = clock.instant();
-    var crd = crd(crdName);
-    var storage = storageVersion(crd);
-    var before = storedVersions(crd);
-    var namespaced = "Namespaced".equals(crd.getSpec().getScope());
-    var context =
-        new ResourceDefinitionContext.Builder()
-            .withGroup(crd.getSpec().getGroup())
-            .withVersion(storage)
-            .withKind(crd.getSpec().getNames().getKind())
-            .withPlural(crd.getSpec().getNames().getPlural())
-            .withNamespaced(namespaced)
-            .build();
-    var api = client.genericKubernetesResources(context);
+    var stored = StoredResource.read(client, crdName);
+    var storage = stored.storageVersion();
+    var before = stored.storedVersions();
+    var namespaced = stored.namespaced();
+    var api = client.genericKubernetesResources(stored.storageContext());
     long rewritten = 0;
     long writtenMeanwhile = 0;
     long deletedMeanwhile = 0;
@@ -148,8 +137,9 @@ final class StorageMigration {
     } else if (before.equals(List.of(storage))) {
       reason = "status.storedVersions already lists only " + storage;
     } else {
-      var fresh = crd(crdName);
-      var now = storageVersion(fresh);
+      var latest = StoredResource.read(client, crdName);
+      var fresh = latest.crd();
+      var now = latest.storageVersion();
       if (!now.equals(storage)) {
         reason =
             "the storage version changed from "
@@ -187,39 +177,6 @@ final class StorageMigration {
         pruned,
         reason,
         Duration.between(started, clock.instant()));
-  }
-
-  private CustomResourceDefinition crd(String name) {
-    CustomResourceDefinition crd;
-    try {
-      crd = client.apiextensions().v1().customResourceDefinitions().withName(name).get();
-    } catch (KubernetesClientException e) {
-      throw new LoadError("cannot read crd/" + name + ": " + e.getMessage());
-    }
-    if (crd == null) {
-      throw new LoadError(
-          "there is no CustomResourceDefinition named "
-              + name
-              + "; list them with kubectl get crd (the name is <plural>.<group>)");
-    }
-    return crd;
-  }
-
-  private static String storageVersion(CustomResourceDefinition crd) {
-    return crd.getSpec().getVersions().stream()
-        .filter(v -> Boolean.TRUE.equals(v.getStorage()))
-        .map(CustomResourceDefinitionVersion::getName)
-        .findFirst()
-        .orElseThrow(
-            () ->
-                new LoadError(
-                    "crd/" + crd.getMetadata().getName() + " marks no version as storage"));
-  }
-
-  private static List<String> storedVersions(CustomResourceDefinition crd) {
-    return crd.getStatus() == null || crd.getStatus().getStoredVersions() == null
-        ? List.of()
-        : List.copyOf(crd.getStatus().getStoredVersions());
   }
 
   private static String describe(GenericKubernetesResource item) {
