@@ -1,0 +1,544 @@
+package dev.versio.coordination.kubernetes;
+
+import dev.versio.coordination.core.CoordinationSettings;
+import dev.versio.coordination.core.LeaseAction;
+import dev.versio.coordination.core.MemberObservations;
+import dev.versio.coordination.core.MemberRecord;
+import dev.versio.coordination.core.OwnershipPlanner;
+import dev.versio.coordination.core.OwnershipView;
+import dev.versio.coordination.core.ReplicaOwnership;
+import dev.versio.coordination.core.ShardLease;
+import dev.versio.coordination.gate.OwnershipListener;
+import dev.versio.coordination.gate.ShardGate;
+import dev.versio.coordination.shard.ObjectKey;
+import dev.versio.coordination.shard.ShardFunction;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Lease-based shard ownership for one replica, on the Kubernetes Lease API.
+ *
+ * <p>Runs its own lease loop on its own thread with its own HTTP client (built from the given
+ * {@link Config}), so that nothing else the process does (informer relists, reconciles) can delay a
+ * renewal. A watch on the group's Leases wakes the loop at once when a member leaves or releases
+ * shards; otherwise it wakes when a renewal is due or when another member would expire. Every Lease
+ * write is a compare-and-swap on the Lease's resourceVersion. {@link #close()} releases the shards
+ * and deletes the member Lease, so that the others take over at once.
+ */
+public final class LeaseCoordinator implements ShardGate, AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(LeaseCoordinator.class);
+  private static final Duration SOON = Duration.ofMillis(50);
+
+  private final CoordinationSettings settings;
+  private final String namespace;
+  private final String replicaId;
+  private final Clock wallClock;
+  private final InstantSource clock;
+  private final CoordinationMetrics metrics;
+  private final LeaseNames names;
+  private final LeaseCodec codec;
+  private final ShardFunction shards;
+  private final OwnershipPlanner planner;
+  private final ReplicaOwnership ownership;
+  private final MemberObservations observations;
+  private final KubernetesClient client;
+  private final Semaphore wake = new Semaphore(0);
+  private final List<OwnershipListener> listeners = new CopyOnWriteArrayList<>();
+  private final ExecutorService notifier;
+  private final Thread loop;
+  private final Map<Integer, Instant> unownedSince = new HashMap<>();
+
+  private volatile OwnershipView view = OwnershipView.NONE;
+  private volatile boolean stopping;
+  private volatile Optional<String> refusal = Optional.empty();
+  private SharedIndexInformer<Lease> informer;
+  private Lease memberLease;
+  private Instant lastRenewStart = Instant.MIN;
+  private Instant lastAttempt = Instant.MIN;
+  private boolean lastAttemptFailed;
+  private Instant lastTick;
+
+  /**
+   * @param config where the apiserver is; a dedicated client is built from it
+   * @param namespace namespace of the Leases
+   * @param replicaId unique id of this replica (the pod name)
+   * @param settings group parameters, equal on every replica
+   * @param wallClock the clock written into {@code renewTime} (informational only)
+   * @param clock monotonic time for liveness and deadlines
+   * @param metrics where to report
+   */
+  public LeaseCoordinator(
+      Config config,
+      String namespace,
+      String replicaId,
+      CoordinationSettings settings,
+      Clock wallClock,
+      InstantSource clock,
+      CoordinationMetrics metrics) {
+    this.settings = settings;
+    this.namespace = namespace;
+    this.replicaId = LeaseNames.requireValidReplicaId(replicaId);
+    this.wallClock = wallClock;
+    this.clock = clock;
+    this.metrics = metrics;
+    this.names = new LeaseNames(settings.group());
+    this.codec = new LeaseCodec(names, settings);
+    this.shards = new ShardFunction(settings.shardCount());
+    this.planner = new OwnershipPlanner(settings);
+    this.ownership = new ReplicaOwnership(settings, clock, replicaId, newIncarnation());
+    this.observations = new MemberObservations(clock);
+    var own = new io.fabric8.kubernetes.client.ConfigBuilder(config).build();
+    own.setRequestTimeout((int) Math.min(settings.renewInterval().toMillis(), 5_000));
+    own.setRequestRetryBackoffLimit(0);
+    this.client = new KubernetesClientBuilder().withConfig(own).build();
+    this.notifier =
+        Executors.newSingleThreadExecutor(
+            r -> Thread.ofPlatform().name("versio-ownership-events").daemon().unstarted(r));
+    this.loop = Thread.ofPlatform().name("versio-lease-loop").daemon().unstarted(this::run);
+  }
+
+  /** Starts watching the group's Leases and the lease loop. */
+  public void start() {
+    informer =
+        client
+            .leases()
+            .inNamespace(namespace)
+            .withLabel(LeaseNames.GROUP_LABEL, settings.group())
+            .inform(new WakeOnChange(), 0);
+    loop.start();
+  }
+
+  @Override
+  public OptionalLong ownershipEpoch(ObjectKey key) {
+    return view.epochAt(shards.shardOf(key), clock.instant());
+  }
+
+  @Override
+  public int shardOf(ObjectKey key) {
+    return shards.shardOf(key);
+  }
+
+  @Override
+  public void addListener(OwnershipListener listener) {
+    listeners.add(listener);
+  }
+
+  /** Shards held now with their epochs (for status pages and tests). */
+  public Map<Integer, Long> ownedShards() {
+    var now = clock.instant();
+    return now.isBefore(view.permittedUntil()) ? view.epochs() : Map.of();
+  }
+
+  /** Why this replica takes no shards, if it disagrees with the group's sharding. */
+  public Optional<String> refusal() {
+    return refusal;
+  }
+
+  public String replicaId() {
+    return replicaId;
+  }
+
+  /** Planned stop: stop writing, release every shard and the member Lease, then stop the loop. */
+  @Override
+  public void close() {
+    stopping = true;
+    wake.release();
+    try {
+      loop.join(settings.leaseDuration().toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (informer != null) {
+      informer.close();
+    }
+    notifier.shutdown();
+    try {
+      notifier.awaitTermination(2, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    client.close();
+  }
+
+  private void run() {
+    lastTick = clock.instant();
+    while (!stopping) {
+      Duration next;
+      try {
+        next = tick();
+      } catch (RuntimeException e) {
+        LOG.warn("lease loop round failed; retrying in {}", settings.retryInterval(), e);
+        next = settings.retryInterval();
+      }
+      try {
+        wake.tryAcquire(Math.max(1, next.toMillis()), TimeUnit.MILLISECONDS);
+        wake.drainPermits();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    releaseEverything();
+  }
+
+  private Duration tick() {
+    var now = clock.instant();
+    lost(ownership.enforceDeadline(), "renewal not confirmed within the renew deadline");
+    var renewDue = lastRenewStart.plus(settings.renewInterval());
+    var retryDue = lastAttempt.plus(settings.retryInterval());
+    if (memberLease == null
+        || !now.isBefore(renewDue) && (!lastAttemptFailed || !now.isBefore(retryDue))) {
+      renewMember();
+    }
+    var leases = informer.getStore().list();
+    var members = new ArrayList<MemberRecord>();
+    var shardLeases = new TreeMap<Integer, ShardLease>();
+    var byName = new HashMap<String, Lease>();
+    for (var lease : leases) {
+      byName.put(lease.getMetadata().getName(), lease);
+      if (LeaseCodec.isMember(lease)) {
+        codec.member(lease).ifPresent(members::add);
+      } else if (LeaseCodec.isShard(lease)) {
+        codec
+            .shard(lease)
+            .filter(s -> s.shard() < settings.shardCount())
+            .ifPresent(s -> shardLeases.put(s.shard(), s));
+      }
+    }
+    observations.observe(members);
+    Duration next = untilRenewal();
+    if (memberLease != null) {
+      var self = codec.member(memberLease).orElseThrow();
+      var plan = planner.plan(self, ownership, observations, shardLeases);
+      reportRefusal(plan.refusal());
+      var dropped = new TreeSet<Integer>();
+      for (int shard : Set.copyOf(ownership.owned().keySet())) {
+        if (!plan.desired().contains(shard) && ownership.drop(shard)) {
+          dropped.add(shard);
+        }
+      }
+      publish();
+      lost(dropped, "reassigned to another member");
+      boolean retrySoon = false;
+      for (var action : plan.actions()) {
+        retrySoon |= !execute(action, byName);
+      }
+      publish();
+      account(now, plan.unowned(), plan.agreeingMembers(), plan.refusal().isPresent());
+      if (retrySoon || !plan.actions().isEmpty()) {
+        next = SOON;
+      }
+    }
+    var expiry = observations.untilNextExpiry(replicaId);
+    if (expiry.isPresent() && expiry.get().compareTo(next) < 0) {
+      next = expiry.get().plusMillis(10);
+    }
+    return next;
+  }
+
+  private Duration untilRenewal() {
+    var now = clock.instant();
+    var due =
+        lastAttemptFailed
+            ? lastAttempt.plus(settings.retryInterval())
+            : lastRenewStart.plus(settings.renewInterval());
+    var wait = Duration.between(now, due);
+    return wait.isNegative() ? Duration.ZERO : wait;
+  }
+
+  private void renewMember() {
+    var start = clock.instant();
+    lastAttempt = start;
+    var now = ZonedDateTime.now(wallClock);
+    var resource = client.leases().inNamespace(namespace).withName(names.member(replicaId));
+    try {
+      Lease written;
+      if (memberLease == null) {
+        var existing = resource.get();
+        written =
+            existing == null
+                ? create(codec.newMember(replicaId, ownership.incarnation(), now))
+                : update(codec.reregister(existing, replicaId, ownership.incarnation(), now));
+      } else {
+        written = update(codec.renew(memberLease, now));
+      }
+      memberLease = written;
+      ownership.renewed(start);
+      lastRenewStart = start;
+      lastAttemptFailed = false;
+      metrics.renewed(Duration.between(start, clock.instant()));
+      metrics.leaseWrite("renew", "ok");
+    } catch (KubernetesClientException e) {
+      lastAttemptFailed = true;
+      if (e.getCode() == 409 || e.getCode() == 404) {
+        metrics.leaseWrite("renew", "conflict");
+        recoverMemberLease(resource);
+      } else {
+        metrics.leaseWrite("renew", "error");
+        LOG.warn(
+            "renewing member Lease {}/{} failed ({}); writes stop at {} unless a retry succeeds",
+            namespace,
+            names.member(replicaId),
+            e.getMessage(),
+            ownership.permittedUntil());
+      }
+    }
+  }
+
+  /** After a conflict: if our incarnation was fenced or the Lease deleted, start a new one. */
+  private void recoverMemberLease(Resource<Lease> resource) {
+    var current = resource.get();
+    var record = current == null ? Optional.<MemberRecord>empty() : codec.member(current);
+    boolean stillOurs =
+        record.isPresent()
+            && !record.get().fenced()
+            && record.get().incarnation().equals(ownership.incarnation());
+    if (stillOurs) {
+      memberLease = current;
+      lastAttemptFailed = false;
+      lastRenewStart = Instant.MIN; // renew again at once with the fresh version
+      return;
+    }
+    var reason =
+        record
+            .map(r -> r.fenced() ? "fenced by " + r.fencedBy() : "taken over by another run")
+            .orElse("deleted");
+    var lostShards = ownership.reincarnate(newIncarnation());
+    publish();
+    lost(lostShards, "member Lease " + reason);
+    LOG.warn(
+        "member Lease {}/{} was {}; this replica lost its shards and registers again",
+        namespace,
+        names.member(replicaId),
+        reason);
+    memberLease = null;
+    lastRenewStart = Instant.MIN;
+    lastAttemptFailed = false;
+  }
+
+  private boolean execute(LeaseAction action, Map<String, Lease> byName) {
+    return switch (action) {
+      case LeaseAction.Release release -> release(release.lease(), byName);
+      case LeaseAction.Fence fence -> fence(fence.member(), byName);
+      case LeaseAction.Acquire acquire -> acquire(acquire.lease(), byName);
+    };
+  }
+
+  private boolean release(ShardLease lease, Map<String, Lease> byName) {
+    ownership.drop(lease.shard());
+    var current = byName.get(names.shard(lease.shard()));
+    return write("release", () -> update(codec.release(current))).isPresent();
+  }
+
+  private boolean fence(MemberRecord member, Map<String, Lease> byName) {
+    var current = byName.get(names.member(member.id()));
+    var fenced = write("fence", () -> update(codec.fence(current, replicaId)));
+    fenced.ifPresent(
+        l ->
+            LOG.info(
+                "member {} (incarnation {}) did not renew for {}; fenced it to take its shards",
+                member.id(),
+                member.incarnation(),
+                member.leaseDuration()));
+    return fenced.isPresent();
+  }
+
+  private boolean acquire(ShardLease lease, Map<String, Lease> byName) {
+    if (!ownership.permitted()) {
+      return false;
+    }
+    var resource = shardResource(lease.shard());
+    var now = ZonedDateTime.now(wallClock);
+    var written =
+        write(
+            "acquire",
+            () -> {
+              var current = byName.get(names.shard(lease.shard()));
+              if (current == null) {
+                current = create(codec.newShard(lease.shard()));
+              }
+              return update(codec.acquire(current, replicaId, ownership.incarnation(), now));
+            });
+    if (written.isEmpty() || !ownership.permitted()) {
+      return false;
+    }
+    long epoch = written.get().getSpec().getLeaseTransitions();
+    ownership.acquired(lease.shard(), epoch);
+    publish();
+    var gained = Map.of(lease.shard(), epoch);
+    notifyListeners(l -> l.gained(gained));
+    return true;
+  }
+
+  private Optional<Lease> write(String kind, java.util.function.Supplier<Lease> call) {
+    try {
+      var result = call.get();
+      metrics.leaseWrite(kind, "ok");
+      return Optional.of(result);
+    } catch (KubernetesClientException e) {
+      boolean conflict = e.getCode() == 409 || e.getCode() == 404;
+      metrics.leaseWrite(kind, conflict ? "conflict" : "error");
+      if (!conflict) {
+        LOG.warn("{} of a Lease failed: {}", kind, e.getMessage());
+      }
+      return Optional.empty();
+    }
+  }
+
+  private Resource<Lease> shardResource(int shard) {
+    return client.leases().inNamespace(namespace).withName(names.shard(shard));
+  }
+
+  private Lease update(Lease desired) {
+    // update() sends metadata.resourceVersion: the apiserver refuses it with 409 if it is stale
+    return client.leases().inNamespace(namespace).resource(desired).update();
+  }
+
+  private Lease create(Lease desired) {
+    return client.leases().inNamespace(namespace).resource(desired).create();
+  }
+
+  private void releaseEverything() {
+    var held = new TreeSet<>(ownership.owned().keySet());
+    var lostShards = ownership.reincarnate(newIncarnation());
+    view = OwnershipView.NONE;
+    lost(lostShards, "planned stop");
+    int released = 0;
+    for (var lease : informer.getStore().list()) {
+      var shard = LeaseCodec.isShard(lease) ? codec.shard(lease) : Optional.<ShardLease>empty();
+      if (shard.isPresent()
+          && (held.contains(shard.get().shard()) || replicaId.equals(shard.get().holder()))) {
+        var current = lease;
+        var ok = write("release", () -> update(codec.release(current)));
+        if (ok.isEmpty()) {
+          // the cache may be a moment behind our own acquisition: read and try once more
+          var fresh = shardResource(shard.get().shard()).get();
+          if (fresh != null && replicaId.equals(fresh.getSpec().getHolderIdentity())) {
+            ok = write("release", () -> update(codec.release(fresh)));
+          }
+        }
+        released += ok.isPresent() ? 1 : 0;
+      }
+    }
+    try {
+      client.leases().inNamespace(namespace).withName(names.member(replicaId)).delete();
+      metrics.leaseWrite("delete", "ok");
+    } catch (KubernetesClientException e) {
+      metrics.leaseWrite("delete", "error");
+      LOG.warn("deleting member Lease on stop failed: {}", e.getMessage());
+    }
+    LOG.info("planned stop: released {} shard(s) and the member Lease of {}", released, replicaId);
+  }
+
+  private void account(Instant now, Set<Integer> unowned, int agreeing, boolean mismatch) {
+    var elapsed = Duration.between(lastTick, now);
+    lastTick = now;
+    if (!unowned.isEmpty() && !elapsed.isNegative()) {
+      metrics.unownedFor(elapsed);
+    }
+    unownedSince.keySet().retainAll(unowned);
+    unowned.forEach(s -> unownedSince.putIfAbsent(s, now));
+    var bound = settings.leaseDuration().plus(settings.renewInterval().multipliedBy(2));
+    var beyond =
+        unownedSince.entrySet().stream()
+            .filter(e -> !now.isBefore(e.getValue().plus(bound)))
+            .map(Map.Entry::getKey)
+            .toList();
+    if (!beyond.isEmpty() && agreeing > 0) {
+      LOG.warn(
+          "ShardUnowned: {} shard(s) without a live holder for more than {}: {}",
+          beyond.size(),
+          bound,
+          beyond);
+    }
+    metrics.state(view.epochs().size(), agreeing, unowned.size(), beyond.size(), mismatch);
+  }
+
+  private void reportRefusal(Optional<String> now) {
+    if (!now.equals(refusal)) {
+      now.ifPresentOrElse(
+          r -> LOG.error("ShardConfigMismatch: {}", r),
+          () -> LOG.info("sharding agrees with the group again; taking shards"));
+      refusal = now;
+    }
+  }
+
+  private void publish() {
+    view = ownership.view();
+  }
+
+  private void lost(Set<Integer> shardsLost, String why) {
+    if (shardsLost.isEmpty()) {
+      return;
+    }
+    LOG.info("lost {} shard(s) ({}): {}", shardsLost.size(), why, shardsLost);
+    var copy = Set.copyOf(shardsLost);
+    notifyListeners(l -> l.lost(copy));
+  }
+
+  private void notifyListeners(java.util.function.Consumer<OwnershipListener> call) {
+    if (notifier.isShutdown()) {
+      return;
+    }
+    notifier.execute(
+        () -> {
+          for (var listener : listeners) {
+            try {
+              call.accept(listener);
+            } catch (RuntimeException e) {
+              LOG.warn("ownership listener failed", e);
+            }
+          }
+        });
+  }
+
+  private static String newIncarnation() {
+    return HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
+  }
+
+  private final class WakeOnChange implements ResourceEventHandler<Lease> {
+    @Override
+    public void onAdd(Lease lease) {
+      wake.release();
+    }
+
+    @Override
+    public void onUpdate(Lease before, Lease after) {
+      wake.release();
+    }
+
+    @Override
+    public void onDelete(Lease lease, boolean unknownFinalState) {
+      wake.release();
+    }
+  }
+}
