@@ -41,6 +41,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.LongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,6 +78,7 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
   private final ExecutorService notifier;
   private final Thread loop;
   private final Map<Integer, Instant> unownedSince = new HashMap<>();
+  private final ReentrantReadWriteLock writes = new ReentrantReadWriteLock();
 
   private volatile OwnershipView view = OwnershipView.NONE;
   private volatile boolean stopping;
@@ -140,6 +143,20 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
   @Override
   public OptionalLong ownershipEpoch(ObjectKey key) {
     return view.epochAt(shards.shardOf(key), clock.instant());
+  }
+
+  @Override
+  public <T> Optional<T> writeAsOwner(ObjectKey key, LongFunction<T> write) {
+    var shared = writes.readLock();
+    shared.lock();
+    try {
+      var epoch = ownershipEpoch(key);
+      return epoch.isPresent()
+          ? Optional.ofNullable(write.apply(epoch.getAsLong()))
+          : Optional.empty();
+    } finally {
+      shared.unlock();
+    }
   }
 
   @Override
@@ -212,7 +229,11 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
 
   private Duration tick() {
     var now = clock.instant();
-    lost(ownership.enforceDeadline(), "renewal not confirmed within the renew deadline");
+    var expired = ownership.enforceDeadline();
+    if (!expired.isEmpty()) {
+      publish();
+      lost(expired, "renewal not confirmed within the renew deadline");
+    }
     var renewDue = lastRenewStart.plus(settings.renewInterval());
     var retryDue = lastAttempt.plus(settings.retryInterval());
     if (memberLease == null
@@ -242,11 +263,13 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
       reportRefusal(plan.refusal());
       var dropped = new TreeSet<Integer>();
       for (int shard : Set.copyOf(ownership.owned().keySet())) {
-        if (!plan.desired().contains(shard) && ownership.drop(shard)) {
+        if (!plan.desired().contains(shard)) {
           dropped.add(shard);
         }
       }
-      publish();
+      if (!dropped.isEmpty()) {
+        stopWriting(() -> dropped.forEach(ownership::drop));
+      }
       lost(dropped, "reassigned to another member");
       boolean retrySoon = false;
       for (var action : plan.actions()) {
@@ -354,7 +377,9 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
   }
 
   private boolean release(ShardLease lease, Map<String, Lease> byName) {
-    ownership.drop(lease.shard());
+    if (ownership.owned().containsKey(lease.shard())) {
+      stopWriting(() -> ownership.drop(lease.shard()));
+    }
     var current = byName.get(names.shard(lease.shard()));
     return write("release", () -> update(codec.release(current))).isPresent();
   }
@@ -429,8 +454,8 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
 
   private void releaseEverything() {
     var held = new TreeSet<>(ownership.owned().keySet());
-    var lostShards = ownership.reincarnate(newIncarnation());
-    view = OwnershipView.NONE;
+    var lostShards = new TreeSet<Integer>();
+    stopWriting(() -> lostShards.addAll(ownership.reincarnate(newIncarnation())));
     lost(lostShards, "planned stop");
     int released = 0;
     for (var lease : informer.getStore().list()) {
@@ -489,6 +514,28 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
           r -> LOG.error("ShardConfigMismatch: {}", r),
           () -> LOG.info("sharding agrees with the group again; taking shards"));
       refusal = now;
+    }
+  }
+
+  /**
+   * Applies a change that removes shards and publishes it once no write runs under the old view;
+   * waits at most the renew interval (a write longer than that has timed out anyway).
+   */
+  private void stopWriting(Runnable change) {
+    var exclusive = writes.writeLock();
+    boolean locked = false;
+    try {
+      locked = exclusive.tryLock(settings.renewInterval().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    try {
+      change.run();
+      publish();
+    } finally {
+      if (locked) {
+        exclusive.unlock();
+      }
     }
   }
 
