@@ -5,6 +5,7 @@
 #   hack/bench.sh --retained-heap 200 1000           # live heap per compiled leaf
 #   hack/bench.sh --review-load 500 20 1 0 2 32      # webhook load: rate s objects padKiB http concurrency
 #   hack/bench.sh --cold-start 1000 50 2             # initial compile of 1000 targets x 50 leaves
+#   hack/bench.sh --shard-movement 1000 64 256      # rendezvous movement and balance per shard count
 set -Eeuo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -25,6 +26,10 @@ fi
 if [ "${1:-}" = "--cold-start" ]; then
   shift
   exec "${java[@]}" -Xmx2g -cp "$cp" dev.versio.bench.webhook.ColdStartProbe "$@"
+fi
+if [ "${1:-}" = "--shard-movement" ]; then
+  shift
+  exec "${java[@]}" -cp "$cp" dev.versio.bench.coordination.ShardMovement "$@"
 fi
 if [ "${1:-}" = "--retained-heap" ]; then
   shift

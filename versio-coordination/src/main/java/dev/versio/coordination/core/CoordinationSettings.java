@@ -31,7 +31,7 @@ public record CoordinationSettings(
     Duration retryInterval,
     String buildVersion) {
 
-  public static final int DEFAULT_SHARDS = 64;
+  public static final int DEFAULT_SHARDS = 256;
   public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(15);
   public static final Duration DEFAULT_RENEW_INTERVAL = Duration.ofSeconds(5);
   public static final Duration DEFAULT_RENEW_DEADLINE = Duration.ofSeconds(10);
@@ -68,7 +68,7 @@ public record CoordinationSettings(
     }
   }
 
-  /** The defaults: 64 shards, 15 s lease, 5 s renew interval, 10 s renew deadline, 1 s retry. */
+  /** The defaults: 256 shards, 15 s lease, 5 s renew interval, 10 s renew deadline, 1 s retry. */
   public static CoordinationSettings defaults(String group, String buildVersion) {
     return new CoordinationSettings(
         group,

@@ -80,7 +80,11 @@ public final class OwnershipPlanner {
 
     var actions = new ArrayList<LeaseAction>();
     for (var lease : shards.values()) {
-      if (!desired.contains(lease.shard()) && lease.heldBy(self.id(), self.incarnation())) {
+      // past the deadline a replica writes nothing, not even releases: it re-acquires its own
+      // shards once a renewal succeeds, or others fence it after a lease duration
+      if (selfActive
+          && !desired.contains(lease.shard())
+          && lease.heldBy(self.id(), self.incarnation())) {
         actions.add(new LeaseAction.Release(lease));
       }
     }

@@ -38,6 +38,7 @@ import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -79,6 +80,9 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
   private final Thread loop;
   private final Map<Integer, Instant> unownedSince = new HashMap<>();
   private final ReentrantReadWriteLock writes = new ReentrantReadWriteLock();
+  private final CoordinationEvents events;
+  private final ExecutorService transfers;
+  private Instant lastUnownedEvent = Instant.MIN;
 
   private volatile OwnershipView view = OwnershipView.NONE;
   private volatile boolean stopping;
@@ -123,9 +127,13 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
     own.setRequestTimeout((int) Math.min(settings.renewInterval().toMillis(), 5_000));
     own.setRequestRetryBackoffLimit(0);
     this.client = new KubernetesClientBuilder().withConfig(own).build();
+    this.events = new CoordinationEvents(client, namespace, replicaId, wallClock);
     this.notifier =
         Executors.newSingleThreadExecutor(
             r -> Thread.ofPlatform().name("versio-ownership-events").daemon().unstarted(r));
+    this.transfers =
+        Executors.newFixedThreadPool(
+            8, r -> Thread.ofPlatform().name("versio-lease-writes").daemon().unstarted(r));
     this.loop = Thread.ofPlatform().name("versio-lease-loop").daemon().unstarted(this::run);
   }
 
@@ -198,6 +206,7 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
       informer.close();
     }
     notifier.shutdown();
+    transfers.shutdown();
     try {
       notifier.awaitTermination(2, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
@@ -272,12 +281,22 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
       }
       lost(dropped, "reassigned to another member");
       boolean retrySoon = false;
-      for (var action : plan.actions()) {
-        retrySoon |= !execute(action, byName);
+      var heldBefore = Set.copyOf(ownership.owned().keySet());
+      retrySoon |= !execute(plan.actions(), byName);
+      var gained = new TreeSet<>(ownership.owned().keySet());
+      gained.removeAll(heldBefore);
+      if (!gained.isEmpty()) {
+        LOG.info(
+            "gained {} shard(s), now holding {}: {}",
+            gained.size(),
+            ownership.owned().size(),
+            brief(gained));
       }
       publish();
       account(now, plan.unowned(), plan.agreeingMembers(), plan.refusal().isPresent());
-      if (retrySoon || !plan.actions().isEmpty()) {
+      if (retrySoon) {
+        next = min(next, settings.retryInterval()); // a watch event wakes the loop earlier
+      } else if (!plan.actions().isEmpty()) {
         next = SOON;
       }
     }
@@ -286,6 +305,10 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
       next = expiry.get().plusMillis(10);
     }
     return next;
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
   }
 
   private Duration untilRenewal() {
@@ -331,7 +354,7 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
             "renewing member Lease {}/{} failed ({}); writes stop at {} unless a retry succeeds",
             namespace,
             names.member(replicaId),
-            e.getMessage(),
+            reason(e),
             ownership.permittedUntil());
       }
     }
@@ -368,20 +391,106 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
     lastAttemptFailed = false;
   }
 
-  private boolean execute(LeaseAction action, Map<String, Lease> byName) {
-    return switch (action) {
-      case LeaseAction.Release release -> release(release.lease(), byName);
-      case LeaseAction.Fence fence -> fence(fence.member(), byName);
-      case LeaseAction.Acquire acquire -> acquire(acquire.lease(), byName);
-    };
+  /**
+   * Releases, then fences, then acquisitions; the writes of one kind run in parallel (a transfer of
+   * a hundred shards takes one round trip, not a hundred), their results are applied here.
+   *
+   * @return whether every write succeeded
+   */
+  private boolean execute(List<LeaseAction> actions, Map<String, Lease> byName) {
+    var releases = new ArrayList<ShardLease>();
+    var fences = new ArrayList<MemberRecord>();
+    var acquisitions = new ArrayList<ShardLease>();
+    for (var action : actions) {
+      switch (action) {
+        case LeaseAction.Release release -> releases.add(release.lease());
+        case LeaseAction.Fence fence -> fences.add(fence.member());
+        case LeaseAction.Acquire acquire -> acquisitions.add(acquire.lease());
+      }
+    }
+    boolean ok = true;
+    if (!releases.isEmpty()) {
+      var stop = releases.stream().map(ShardLease::shard).toList();
+      stopWriting(() -> stop.forEach(ownership::drop));
+      var results =
+          inParallel(
+              releases,
+              lease ->
+                  write(
+                      "release",
+                      () -> update(codec.release(byName.get(names.shard(lease.shard()))))));
+      ok &= results.stream().allMatch(Optional::isPresent);
+      warnIfFailed("release", results);
+    }
+    for (var member : fences) {
+      ok &= fence(member, byName);
+    }
+    if (!acquisitions.isEmpty() && ownership.permitted()) {
+      var incarnation = ownership.incarnation();
+      var now = ZonedDateTime.now(wallClock);
+      var results =
+          inParallel(
+              acquisitions,
+              lease ->
+                  write(
+                      "acquire",
+                      () -> {
+                        var current = byName.get(names.shard(lease.shard()));
+                        if (current == null) {
+                          current = create(codec.newShard(lease.shard()));
+                        }
+                        return update(codec.acquire(current, replicaId, incarnation, now));
+                      }));
+      warnIfFailed("acquire", results);
+      var gained = new TreeMap<Integer, Long>();
+      for (int i = 0; i < acquisitions.size(); i++) {
+        var written = results.get(i);
+        if (written.isPresent() && ownership.permitted()) {
+          long epoch = written.get().getSpec().getLeaseTransitions();
+          ownership.acquired(acquisitions.get(i).shard(), epoch);
+          gained.put(acquisitions.get(i).shard(), epoch);
+        } else {
+          ok = false;
+        }
+      }
+      publish();
+      if (!gained.isEmpty()) {
+        var copy = Map.copyOf(gained);
+        notifyListeners(l -> l.gained(copy));
+      }
+    } else if (!acquisitions.isEmpty()) {
+      ok = false;
+    }
+    return ok;
   }
 
-  private boolean release(ShardLease lease, Map<String, Lease> byName) {
-    if (ownership.owned().containsKey(lease.shard())) {
-      stopWriting(() -> ownership.drop(lease.shard()));
+  private <T> List<Optional<Lease>> inParallel(
+      List<T> items, java.util.function.Function<T, Optional<Lease>> write) {
+    var futures = items.stream().map(item -> transfers.submit(() -> write.apply(item))).toList();
+    var results = new ArrayList<Optional<Lease>>();
+    for (var future : futures) {
+      try {
+        results.add(future.get());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        results.add(Optional.empty());
+      } catch (java.util.concurrent.ExecutionException e) {
+        LOG.warn("a Lease write failed", e.getCause());
+        results.add(Optional.empty());
+      }
     }
-    var current = byName.get(names.shard(lease.shard()));
-    return write("release", () -> update(codec.release(current))).isPresent();
+    return results;
+  }
+
+  private void warnIfFailed(String kind, List<Optional<Lease>> results) {
+    long failed = results.stream().filter(Optional::isEmpty).count();
+    if (failed > 0) {
+      LOG.info(
+          "{}: {} shard Lease write(s) did not go through (conflict or error, see"
+              + " versio_coordination_lease_writes_total); retrying",
+          kind,
+          failed);
+    }
   }
 
   private boolean fence(MemberRecord member, Map<String, Lease> byName) {
@@ -397,33 +506,6 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
     return fenced.isPresent();
   }
 
-  private boolean acquire(ShardLease lease, Map<String, Lease> byName) {
-    if (!ownership.permitted()) {
-      return false;
-    }
-    var resource = shardResource(lease.shard());
-    var now = ZonedDateTime.now(wallClock);
-    var written =
-        write(
-            "acquire",
-            () -> {
-              var current = byName.get(names.shard(lease.shard()));
-              if (current == null) {
-                current = create(codec.newShard(lease.shard()));
-              }
-              return update(codec.acquire(current, replicaId, ownership.incarnation(), now));
-            });
-    if (written.isEmpty() || !ownership.permitted()) {
-      return false;
-    }
-    long epoch = written.get().getSpec().getLeaseTransitions();
-    ownership.acquired(lease.shard(), epoch);
-    publish();
-    var gained = Map.of(lease.shard(), epoch);
-    notifyListeners(l -> l.gained(gained));
-    return true;
-  }
-
   private Optional<Lease> write(String kind, java.util.function.Supplier<Lease> call) {
     try {
       var result = call.get();
@@ -433,14 +515,10 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
       boolean conflict = e.getCode() == 409 || e.getCode() == 404;
       metrics.leaseWrite(kind, conflict ? "conflict" : "error");
       if (!conflict) {
-        LOG.warn("{} of a Lease failed: {}", kind, e.getMessage());
+        LOG.debug("{} of a Lease failed: {}", kind, reason(e));
       }
       return Optional.empty();
     }
-  }
-
-  private Resource<Lease> shardResource(int shard) {
-    return client.leases().inNamespace(namespace).withName(names.shard(shard));
   }
 
   private Lease update(Lease desired) {
@@ -457,29 +535,40 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
     var lostShards = new TreeSet<Integer>();
     stopWriting(() -> lostShards.addAll(ownership.reincarnate(newIncarnation())));
     lost(lostShards, "planned stop");
-    int released = 0;
+    var mine = new ArrayList<Lease>();
     for (var lease : informer.getStore().list()) {
       var shard = LeaseCodec.isShard(lease) ? codec.shard(lease) : Optional.<ShardLease>empty();
       if (shard.isPresent()
           && (held.contains(shard.get().shard()) || replicaId.equals(shard.get().holder()))) {
-        var current = lease;
-        var ok = write("release", () -> update(codec.release(current)));
-        if (ok.isEmpty()) {
-          // the cache may be a moment behind our own acquisition: read and try once more
-          var fresh = shardResource(shard.get().shard()).get();
-          if (fresh != null && replicaId.equals(fresh.getSpec().getHolderIdentity())) {
-            ok = write("release", () -> update(codec.release(fresh)));
-          }
-        }
-        released += ok.isPresent() ? 1 : 0;
+        mine.add(lease);
       }
     }
+    var results =
+        inParallel(
+            mine,
+            lease -> {
+              var ok = write("release", () -> update(codec.release(lease)));
+              if (ok.isEmpty()) {
+                // the cache may be a moment behind our own acquisition: read and try once more
+                var fresh =
+                    client
+                        .leases()
+                        .inNamespace(namespace)
+                        .withName(lease.getMetadata().getName())
+                        .get();
+                if (fresh != null && replicaId.equals(fresh.getSpec().getHolderIdentity())) {
+                  ok = write("release", () -> update(codec.release(fresh)));
+                }
+              }
+              return ok;
+            });
+    long released = results.stream().filter(Optional::isPresent).count();
     try {
       client.leases().inNamespace(namespace).withName(names.member(replicaId)).delete();
       metrics.leaseWrite("delete", "ok");
     } catch (KubernetesClientException e) {
       metrics.leaseWrite("delete", "error");
-      LOG.warn("deleting member Lease on stop failed: {}", e.getMessage());
+      LOG.warn("deleting member Lease on stop failed: {}", reason(e));
     }
     LOG.info("planned stop: released {} shard(s) and the member Lease of {}", released, replicaId);
   }
@@ -498,7 +587,12 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
             .filter(e -> !now.isBefore(e.getValue().plus(bound)))
             .map(Map.Entry::getKey)
             .toList();
-    if (!beyond.isEmpty() && agreeing > 0) {
+    if (!beyond.isEmpty() && agreeing > 0 && !now.isBefore(lastUnownedEvent.plusSeconds(60))) {
+      lastUnownedEvent = now;
+      var lease = memberLease;
+      var message =
+          beyond.size() + " shard(s) without a live holder for more than " + bound + ": " + beyond;
+      inBackground(() -> events.warn(lease, "ShardUnowned", message));
       LOG.warn(
           "ShardUnowned: {} shard(s) without a live holder for more than {}: {}",
           beyond.size(),
@@ -510,8 +604,12 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
 
   private void reportRefusal(Optional<String> now) {
     if (!now.equals(refusal)) {
+      var lease = memberLease;
       now.ifPresentOrElse(
-          r -> LOG.error("ShardConfigMismatch: {}", r),
+          r -> {
+            LOG.error("ShardConfigMismatch: {}", r);
+            inBackground(() -> events.warn(lease, "ShardConfigMismatch", r));
+          },
           () -> LOG.info("sharding agrees with the group again; taking shards"));
       refusal = now;
     }
@@ -547,16 +645,21 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
     if (shardsLost.isEmpty()) {
       return;
     }
-    LOG.info("lost {} shard(s) ({}): {}", shardsLost.size(), why, shardsLost);
+    LOG.info("lost {} shard(s) ({}): {}", shardsLost.size(), why, brief(shardsLost));
     var copy = Set.copyOf(shardsLost);
     notifyListeners(l -> l.lost(copy));
   }
 
-  private void notifyListeners(java.util.function.Consumer<OwnershipListener> call) {
-    if (notifier.isShutdown()) {
-      return;
+  private void inBackground(Runnable task) {
+    try {
+      notifier.execute(task);
+    } catch (RejectedExecutionException e) {
+      // stopping: nobody listens any more
     }
-    notifier.execute(
+  }
+
+  private void notifyListeners(java.util.function.Consumer<OwnershipListener> call) {
+    inBackground(
         () -> {
           for (var listener : listeners) {
             try {
@@ -566,6 +669,20 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
             }
           }
         });
+  }
+
+  /** At most 16 shard numbers, so that a log line stays readable with hundreds of shards. */
+  private static String brief(Set<Integer> shards) {
+    var sorted = new TreeSet<>(shards);
+    var head = sorted.stream().limit(16).map(String::valueOf).toList();
+    return "[" + String.join(", ", head) + (sorted.size() > 16 ? ", …]" : "]");
+  }
+
+  /** The apiserver's own words (e.g. "... is forbidden: User ... cannot update ..."), short. */
+  static String reason(KubernetesClientException e) {
+    var status = e.getStatus();
+    var text = status != null && status.getMessage() != null ? status.getMessage() : e.getMessage();
+    return "HTTP " + e.getCode() + ": " + text;
   }
 
   private static String newIncarnation() {

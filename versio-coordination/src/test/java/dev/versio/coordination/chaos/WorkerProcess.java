@@ -1,58 +1,34 @@
 package dev.versio.coordination.chaos;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-/** One {@link DemoWorker} JVM; it exits on its own if this test JVM goes away (stdin EOF). */
+/**
+ * One {@link DemoWorker} JVM, logging straight to its own file (one per start); it exits on its own
+ * if this test JVM goes away (stdin EOF).
+ */
 final class WorkerProcess {
   private final String id;
   private final Process process;
-  private final CompletableFuture<Void> ready = new CompletableFuture<>();
+  private final Path log;
 
   private WorkerProcess(String id, Process process, Path log) {
     this.id = id;
     this.process = process;
-    Thread.ofPlatform()
-        .daemon()
-        .name("worker-out-" + id)
-        .start(
-            () -> {
-              try (var reader =
-                      new BufferedReader(
-                          new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-                  var out =
-                      Files.newBufferedWriter(
-                          log,
-                          StandardCharsets.UTF_8,
-                          java.nio.file.StandardOpenOption.CREATE,
-                          java.nio.file.StandardOpenOption.APPEND)) {
-                String line;
-                while ((line = reader.readLine()) != null) {
-                  if (line.startsWith("READY ")) {
-                    ready.complete(null);
-                  }
-                  out.write(line);
-                  out.newLine();
-                  out.flush();
-                }
-              } catch (IOException e) {
-                ready.completeExceptionally(e);
-              }
-              ready.completeExceptionally(
-                  new IllegalStateException("worker " + id + " exited early; see " + log));
-            });
+    this.log = log;
   }
 
   static WorkerProcess start(String id, Path logs, List<String> workerArgs) throws IOException {
     Files.createDirectories(logs);
+    int start = 1;
+    while (Files.exists(logs.resolve(id + "-" + start + ".log"))) {
+      start++;
+    }
+    var log = logs.resolve(id + "-" + start + ".log");
     var java = ProcessHandle.current().info().command().orElse("java");
     var command =
         new ArrayList<String>(
@@ -61,21 +37,36 @@ final class WorkerProcess {
                 "-Xmx128m",
                 "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1",
-                "-Xshare:auto",
                 "-cp",
                 System.getProperty("java.class.path"),
                 DemoWorker.class.getName()));
     command.addAll(workerArgs);
-    var process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    return new WorkerProcess(id, process, logs.resolve(id + ".log"));
+    var process =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()))
+            .start();
+    return new WorkerProcess(id, process, log);
   }
 
   String id() {
     return id;
   }
 
+  /** Waits until the worker printed READY (its lease loop runs). */
   void awaitReady() throws Exception {
-    ready.get(60, TimeUnit.SECONDS);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      if (Files.readString(log).contains("READY " + id)) {
+        return;
+      }
+      if (!process.isAlive()) {
+        throw new IllegalStateException(
+            "worker " + id + " exited with " + process.exitValue() + "; see " + log);
+      }
+      Thread.sleep(50); // polling a child process's log
+    }
+    throw new IllegalStateException("worker " + id + " not ready within 60 s; see " + log);
   }
 
   void kill() throws InterruptedException {

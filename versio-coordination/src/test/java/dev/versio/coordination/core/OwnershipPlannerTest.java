@@ -40,9 +40,11 @@ class OwnershipPlannerTest {
   }
 
   @Test
-  void aReplicaPastItsDeadlineTakesNothing() {
+  void aReplicaPastItsDeadlineTakesNothingAndWritesNothing() {
     observations.observe(List.of(self));
-    var plan = planner.plan(self, ownership, observations, Map.of());
+    var plan =
+        planner.plan(
+            self, ownership, observations, Map.of(0, new ShardLease(0, "a", "inc-a", 2, "v0")));
     assertThat(plan.actions()).isEmpty();
     assertThat(plan.desired()).isEmpty();
   }

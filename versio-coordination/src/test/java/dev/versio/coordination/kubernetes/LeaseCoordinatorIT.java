@@ -80,7 +80,7 @@ class LeaseCoordinatorIT {
 
   @Test
   void aReplicaWithAnotherShardCountTakesNoShardsAndSaysWhy(
-      ControlPlane controlPlane, KubeTestScope scope) {
+      ControlPlane controlPlane, KubernetesClient admin, KubeTestScope scope) {
     var ns = scope.namespace();
     var a = start(controlPlane.adminConfig(), ns, "replica-a", SHARDS, new SimpleMeterRegistry());
     await().atMost(Duration.ofSeconds(15)).until(() -> a.ownedShards().size() == SHARDS);
@@ -92,6 +92,18 @@ class LeaseCoordinatorIT {
     assertThat(c.ownedShards()).isEmpty();
     assertThat(registryC.get("versio.coordination.config.mismatch").gauge().value()).isEqualTo(1);
     assertThat(a.ownedShards()).hasSize(SHARDS);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertThat(admin.v1().events().inNamespace(ns).list().getItems())
+                    .anySatisfy(
+                        e -> {
+                          assertThat(e.getReason()).isEqualTo("ShardConfigMismatch");
+                          assertThat(e.getInvolvedObject().getName())
+                              .isEqualTo("it-member-replica-c");
+                          assertThat(e.getMessage()).contains("16 shards");
+                        }));
   }
 
   @Test
