@@ -10,4 +10,7 @@ public sealed interface LeaseAction {
 
   /** Take a shard: holder becomes this replica, epoch becomes {@code lease.epoch() + 1}. */
   record Acquire(ShardLease lease) implements LeaseAction {}
+
+  /** Delete the Lease of a member this replica fenced long ago and that no shard names any more. */
+  record Forget(MemberRecord member) implements LeaseAction {}
 }

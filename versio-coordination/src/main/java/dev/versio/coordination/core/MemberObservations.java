@@ -71,6 +71,12 @@ public final class MemberObservations {
     return s != null && !s.record().fenced() && expired(s);
   }
 
+  /** The member's Lease is fenced and has not changed for at least {@code bound}. */
+  public boolean fencedFor(String id, Duration bound) {
+    var s = seen.get(id);
+    return s != null && s.record().fenced() && !clock.instant().isBefore(s.changedAt().plus(bound));
+  }
+
   /** The Lease disappeared less than its duration ago: its holder may still be finishing writes. */
   public boolean recentlyGone(String id) {
     return gone.containsKey(id);
@@ -87,6 +93,15 @@ public final class MemberObservations {
     var now = clock.instant();
     var since = missingSince.computeIfAbsent(id, k -> now);
     return !now.isBefore(since.plus(bound));
+  }
+
+  /** Ids of members whose Lease is fenced. */
+  public java.util.List<String> fencedIds() {
+    return seen.values().stream()
+        .filter(s -> s.record().fenced())
+        .map(s -> s.record().id())
+        .sorted()
+        .toList();
   }
 
   /** Every live member. */

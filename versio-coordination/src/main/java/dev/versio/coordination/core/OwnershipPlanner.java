@@ -23,6 +23,9 @@ import java.util.TreeSet;
  * owner can never both believe they hold the shard.
  */
 public final class OwnershipPlanner {
+  /** A fenced member's Lease is deleted this many lease durations after the fence. */
+  public static final int FORGET_AFTER_LEASES = 4;
+
   private final CoordinationSettings settings;
 
   public OwnershipPlanner(CoordinationSettings settings) {
@@ -111,6 +114,20 @@ public final class OwnershipPlanner {
           }
         }
         case WAIT -> {}
+      }
+    }
+    // garbage: a member this replica fenced, silent since, and named by no shard Lease any more
+    if (selfActive) {
+      var named = new TreeSet<String>();
+      shards.values().forEach(l -> named.add(l.holder() + "/" + l.incarnation()));
+      var forgetAfter = settings.leaseDuration().multipliedBy(FORGET_AFTER_LEASES);
+      for (var id : members.fencedIds()) {
+        var record = members.record(id).orElseThrow();
+        if (record.fencedBy().equals(self.id())
+            && !named.contains(record.id() + "/" + record.incarnation())
+            && members.fencedFor(id, forgetAfter)) {
+          actions.add(new LeaseAction.Forget(record));
+        }
       }
     }
     return new Plan(actions, desired, refusal, unowned, agreeing.size());

@@ -307,6 +307,29 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
     return next;
   }
 
+  /**
+   * Deletes this replica's member Lease, conditionally on its resourceVersion, so that a Lease
+   * re-registered or fenced meanwhile is never removed by mistake.
+   */
+  private void deleteMemberLease() {
+    if (memberLease == null) {
+      return;
+    }
+    var resource = client.leases().inNamespace(namespace).withName(names.member(replicaId));
+    try {
+      resource.lockResourceVersion(memberLease.getMetadata().getResourceVersion()).delete();
+      metrics.leaseWrite("delete", "ok");
+    } catch (KubernetesClientException e) {
+      metrics.leaseWrite("delete", e.getCode() == 409 ? "conflict" : "error");
+      LOG.warn(
+          "deleting member Lease {}/{} on stop failed ({}); the others take over after {}",
+          namespace,
+          names.member(replicaId),
+          reason(e),
+          settings.leaseDuration());
+    }
+  }
+
   private static Duration min(Duration a, Duration b) {
     return a.compareTo(b) <= 0 ? a : b;
   }
@@ -401,12 +424,17 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
     var releases = new ArrayList<ShardLease>();
     var fences = new ArrayList<MemberRecord>();
     var acquisitions = new ArrayList<ShardLease>();
+    var forgotten = new ArrayList<MemberRecord>();
     for (var action : actions) {
       switch (action) {
         case LeaseAction.Release release -> releases.add(release.lease());
         case LeaseAction.Fence fence -> fences.add(fence.member());
         case LeaseAction.Acquire acquire -> acquisitions.add(acquire.lease());
+        case LeaseAction.Forget forget -> forgotten.add(forget.member());
       }
+    }
+    for (var member : forgotten) {
+      forget(member);
     }
     boolean ok = true;
     if (!releases.isEmpty()) {
@@ -493,6 +521,22 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
     }
   }
 
+  /** Deletes the Lease of a member fenced long ago, unless it changed since (compare-and-swap). */
+  private void forget(MemberRecord member) {
+    try {
+      client
+          .leases()
+          .inNamespace(namespace)
+          .withName(names.member(member.id()))
+          .lockResourceVersion(member.version())
+          .delete();
+      metrics.leaseWrite("delete", "ok");
+      LOG.info("deleted the Lease of member {}, fenced and silent since", member.id());
+    } catch (KubernetesClientException e) {
+      metrics.leaseWrite("delete", e.getCode() == 409 || e.getCode() == 404 ? "conflict" : "error");
+    }
+  }
+
   private boolean fence(MemberRecord member, Map<String, Lease> byName) {
     var current = byName.get(names.member(member.id()));
     var fenced = write("fence", () -> update(codec.fence(current, replicaId)));
@@ -563,13 +607,7 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
               return ok;
             });
     long released = results.stream().filter(Optional::isPresent).count();
-    try {
-      client.leases().inNamespace(namespace).withName(names.member(replicaId)).delete();
-      metrics.leaseWrite("delete", "ok");
-    } catch (KubernetesClientException e) {
-      metrics.leaseWrite("delete", "error");
-      LOG.warn("deleting member Lease on stop failed: {}", reason(e));
-    }
+    deleteMemberLease();
     LOG.info("planned stop: released {} shard(s) and the member Lease of {}", released, replicaId);
   }
 

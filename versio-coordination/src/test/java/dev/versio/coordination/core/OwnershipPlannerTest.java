@@ -138,6 +138,34 @@ class OwnershipPlannerTest {
   }
 
   @Test
+  void theLeaseOfAMemberThisReplicaFencedIsDeletedOnceSilentAndNoLongerNamedByAnyShard() {
+    var b = Members.fenced(member("b", "1"), "a", "2");
+    ownership.renewed(clock.instant());
+    observations.observe(List.of(self, b));
+    var held = Map.of(0, new ShardLease(0, "b", "inc-b", 3, "v0"));
+    var free = Map.of(0, new ShardLease(0, "a", "inc-a", 4, "v1"));
+    clock.advanceSeconds(15 * OwnershipPlanner.FORGET_AFTER_LEASES - 1);
+    ownership.renewed(clock.instant());
+    observations.observe(List.of(member("a", "2"), b));
+    assertThat(planner.plan(self, ownership, observations, free).actions())
+        .noneMatch(x -> x instanceof LeaseAction.Forget);
+    clock.advanceSeconds(1);
+    ownership.renewed(clock.instant());
+    assertThat(planner.plan(self, ownership, observations, held).actions())
+        .as("still named by shard 0")
+        .noneMatch(x -> x instanceof LeaseAction.Forget);
+    assertThat(planner.plan(self, ownership, observations, free).actions())
+        .contains(new LeaseAction.Forget(b));
+    var other = Members.fenced(member("c", "1"), "someone-else", "2");
+    observations.observe(List.of(member("a", "3"), b, other));
+    clock.advanceSeconds(60);
+    ownership.renewed(clock.instant());
+    assertThat(planner.plan(self, ownership, observations, free).actions())
+        .as("only the fencer cleans up")
+        .doesNotContain(new LeaseAction.Forget(other));
+  }
+
+  @Test
   void aReplicaWithADifferentShardCountThanTheOldestTakesNoShardsAndSaysWhy() {
     var old = member("old", "inc-old", "1", SHARDS, Instant.parse("2025-12-01T00:00:00Z"));
     var young = member("a", "inc-a", "1", 32, Instant.parse("2026-01-01T00:00:00Z"));
