@@ -49,6 +49,12 @@ public record CoordinationSettings(
     requirePositive("renewInterval", renewInterval);
     requirePositive("renewDeadline", renewDeadline);
     requirePositive("retryInterval", retryInterval);
+    if (leaseDuration.toNanos() % 1_000_000_000L != 0) {
+      throw new IllegalArgumentException(
+          "leaseDuration ("
+              + leaseDuration
+              + ") must be whole seconds: Leases publish it as leaseDurationSeconds");
+    }
     if (renewDeadline.compareTo(renewInterval.plus(retryInterval)) <= 0) {
       throw new IllegalArgumentException(
           "renewDeadline ("

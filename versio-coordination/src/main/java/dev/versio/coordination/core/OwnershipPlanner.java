@@ -38,7 +38,8 @@ public final class OwnershipPlanner {
    * @param self this replica's own member record (as last written)
    * @param ownership this replica's ownership state
    * @param members liveness as observed locally (including this replica's Lease)
-   * @param shards every shard Lease, by shard (missing shards have no Lease yet)
+   * @param shards every shard Lease of the group, by shard number (also numbers beyond this
+   *     replica's shard count, written by members with another one); missing shards have none
    */
   public Plan plan(
       MemberRecord self,
@@ -81,6 +82,17 @@ public final class OwnershipPlanner {
           }
         });
 
+    // while a live member with another shard count or hash still holds shard Leases, the same
+    // objects may sit under other shard numbers there: take nothing until it has let go
+    boolean otherShardingHolds =
+        shards.values().stream()
+            .anyMatch(
+                l ->
+                    !l.free()
+                        && live.containsKey(l.holder())
+                        && live.get(l.holder()).incarnation().equals(l.incarnation())
+                        && !live.get(l.holder()).agreesWith(self.shardCount(), self.hashVersion()));
+
     var actions = new ArrayList<LeaseAction>();
     for (var lease : shards.values()) {
       // past the deadline a replica writes nothing, not even releases: it re-acquires its own
@@ -95,7 +107,7 @@ public final class OwnershipPlanner {
     var unowned = new TreeSet<Integer>();
     for (int shard = 0; shard < settings.shardCount(); shard++) {
       var lease = shards.getOrDefault(shard, ShardLease.absent(shard));
-      var holderLive =
+      boolean holderLive =
           !lease.free()
               && live.containsKey(lease.holder())
               && live.get(lease.holder()).incarnation().equals(lease.incarnation());
@@ -106,7 +118,11 @@ public final class OwnershipPlanner {
         continue;
       }
       switch (takeover(self, lease, members)) {
-        case TAKE -> actions.add(new LeaseAction.Acquire(lease));
+        case TAKE -> {
+          if (!otherShardingHolds) {
+            actions.add(new LeaseAction.Acquire(lease));
+          }
+        }
         case FENCE_FIRST -> {
           var holder = members.record(lease.holder()).orElseThrow();
           if (fenced.add(holder.id())) {
@@ -151,8 +167,11 @@ public final class OwnershipPlanner {
           : Takeover.TAKE;
     }
     var record = holder.get();
-    if (record.fenced() || !record.incarnation().equals(lease.incarnation())) {
+    if (record.fenced()) {
       return Takeover.TAKE;
+    }
+    if (!record.incarnation().isEmpty() && !record.incarnation().equals(lease.incarnation())) {
+      return Takeover.TAKE; // the holder re-registered: the incarnation that took it is gone
     }
     return members.expired(record.id()) ? Takeover.FENCE_FIRST : Takeover.WAIT;
   }

@@ -29,28 +29,45 @@ final class LeaseCodec {
     return LeaseNames.ROLE_SHARD.equals(label(lease, LeaseNames.ROLE_LABEL));
   }
 
-  /** The member record of a member Lease; empty if the Lease is not readable as one. */
+  /**
+   * The member record of a member Lease; empty only without a holder. Unreadable annotations do not
+   * hide a member (its liveness still counts): a bad shard count reads as -1, so it disagrees with
+   * everyone, and a missing incarnation as "", which the planner treats as "unknown, fence first".
+   */
   Optional<MemberRecord> member(Lease lease) {
     var spec = lease.getSpec();
     if (spec == null || spec.getHolderIdentity() == null) {
       return Optional.empty();
     }
+    return Optional.of(
+        new MemberRecord(
+            spec.getHolderIdentity(),
+            annotation(lease, LeaseNames.INCARNATION),
+            parseOr(annotation(lease, LeaseNames.SHARD_COUNT), -1),
+            annotation(lease, LeaseNames.HASH_VERSION),
+            annotation(lease, LeaseNames.BUILD_VERSION),
+            spec.getLeaseDurationSeconds() == null || spec.getLeaseDurationSeconds() <= 0
+                ? settings.leaseDuration()
+                : Duration.ofSeconds(spec.getLeaseDurationSeconds()),
+            created(lease),
+            lease.getMetadata().getResourceVersion(),
+            annotation(lease, LeaseNames.FENCED_BY)));
+  }
+
+  private static Instant created(Lease lease) {
     try {
       var created = lease.getMetadata().getCreationTimestamp();
-      return Optional.of(
-          new MemberRecord(
-              spec.getHolderIdentity(),
-              annotation(lease, LeaseNames.INCARNATION),
-              Integer.parseInt(annotation(lease, LeaseNames.SHARD_COUNT)),
-              annotation(lease, LeaseNames.HASH_VERSION),
-              annotation(lease, LeaseNames.BUILD_VERSION),
-              Duration.ofSeconds(
-                  spec.getLeaseDurationSeconds() == null ? 0 : spec.getLeaseDurationSeconds()),
-              created == null ? Instant.EPOCH : Instant.parse(created),
-              lease.getMetadata().getResourceVersion(),
-              annotation(lease, LeaseNames.FENCED_BY)));
-    } catch (RuntimeException e) {
-      return Optional.empty();
+      return created == null ? Instant.EPOCH : Instant.parse(created);
+    } catch (java.time.format.DateTimeParseException e) {
+      return Instant.EPOCH;
+    }
+  }
+
+  private static int parseOr(String text, int fallback) {
+    try {
+      return Integer.parseInt(text);
+    } catch (NumberFormatException e) {
+      return fallback;
     }
   }
 

@@ -93,6 +93,8 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
   private Instant lastAttempt = Instant.MIN;
   private boolean lastAttemptFailed;
   private Instant lastTick;
+  private Instant registerNotBefore = Instant.MIN;
+  private boolean waitingForOldIncarnation;
 
   /**
    * @param config where the apiserver is; a dedicated client is built from it
@@ -179,8 +181,8 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
 
   /** Shards held now with their epochs (for status pages and tests). */
   public Map<Integer, Long> ownedShards() {
-    var now = clock.instant();
-    return now.isBefore(view.permittedUntil()) ? view.epochs() : Map.of();
+    var current = view;
+    return clock.instant().isBefore(current.permittedUntil()) ? current.epochs() : Map.of();
   }
 
   /** Why this replica takes no shards, if it disagrees with the group's sharding. */
@@ -201,6 +203,11 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
       loop.join(settings.leaseDuration().toMillis());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    if (loop.isAlive()) {
+      LOG.warn(
+          "the planned stop did not finish within {}; the others take over when the Leases expire",
+          settings.leaseDuration());
     }
     if (informer != null) {
       informer.close();
@@ -243,12 +250,6 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
       publish();
       lost(expired, "renewal not confirmed within the renew deadline");
     }
-    var renewDue = lastRenewStart.plus(settings.renewInterval());
-    var retryDue = lastAttempt.plus(settings.retryInterval());
-    if (memberLease == null
-        || !now.isBefore(renewDue) && (!lastAttemptFailed || !now.isBefore(retryDue))) {
-      renewMember();
-    }
     var leases = informer.getStore().list();
     var members = new ArrayList<MemberRecord>();
     var shardLeases = new TreeMap<Integer, ShardLease>();
@@ -258,13 +259,16 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
       if (LeaseCodec.isMember(lease)) {
         codec.member(lease).ifPresent(members::add);
       } else if (LeaseCodec.isShard(lease)) {
-        codec
-            .shard(lease)
-            .filter(s -> s.shard() < settings.shardCount())
-            .ifPresent(s -> shardLeases.put(s.shard(), s));
+        codec.shard(lease).ifPresent(s -> shardLeases.put(s.shard(), s));
       }
     }
     observations.observe(members);
+    var renewDue = lastRenewStart.plus(settings.renewInterval());
+    var retryDue = lastAttempt.plus(settings.retryInterval());
+    boolean retryAllowed = !lastAttemptFailed || !now.isBefore(retryDue);
+    if (memberLease == null ? retryAllowed : !now.isBefore(renewDue) && retryAllowed) {
+      renewMember();
+    }
     Duration next = untilRenewal();
     if (memberLease != null) {
       var self = codec.member(memberLease).orElseThrow();
@@ -353,6 +357,10 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
       Lease written;
       if (memberLease == null) {
         var existing = resource.get();
+        if (existing != null && !mayRegisterOver(existing)) {
+          lastAttemptFailed = true;
+          return;
+        }
         written =
             existing == null
                 ? create(codec.newMember(replicaId, ownership.incarnation(), now))
@@ -361,6 +369,7 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
         written = update(codec.renew(memberLease, now));
       }
       memberLease = written;
+      waitingForOldIncarnation = false;
       ownership.renewed(start);
       lastRenewStart = start;
       lastAttemptFailed = false;
@@ -383,6 +392,39 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
     }
   }
 
+  /**
+   * Whether this process may take over an existing member Lease of its id: only if it is fenced, or
+   * was seen unchanged for a whole lease duration. Another live process with the same id (a
+   * force-deleted pod on a partitioned node, a duplicate id) may still be writing until then.
+   */
+  private boolean mayRegisterOver(Lease existing) {
+    var record = codec.member(existing);
+    if (record.isEmpty() || record.get().fenced()) {
+      return true;
+    }
+    if (!clock.instant().isBefore(registerNotBefore)
+        && observations.expired(replicaId)
+        && observations
+            .record(replicaId)
+            .map(r -> r.version().equals(existing.getMetadata().getResourceVersion()))
+            .orElse(false)) {
+      return true;
+    }
+    if (!waitingForOldIncarnation) {
+      waitingForOldIncarnation = true;
+      LOG.warn(
+          "member Lease {}/{} belongs to incarnation {} of replica id {}, which renewed it less"
+              + " than {} ago; waiting until it expires (replica ids must be unique: use the pod"
+              + " name)",
+          namespace,
+          names.member(replicaId),
+          record.get().incarnation(),
+          replicaId,
+          record.get().leaseDuration());
+    }
+    return false;
+  }
+
   /** After a conflict: if our incarnation was fenced or the Lease deleted, start a new one. */
   private void recoverMemberLease(Resource<Lease> resource) {
     var current = resource.get();
@@ -401,8 +443,12 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
         record
             .map(r -> r.fenced() ? "fenced by " + r.fencedBy() : "taken over by another run")
             .orElse("deleted");
-    var lostShards = ownership.reincarnate(newIncarnation());
-    publish();
+    var lostShards = new TreeSet<Integer>();
+    boolean quiet = stopWriting(() -> lostShards.addAll(ownership.reincarnate(newIncarnation())));
+    if (!quiet) {
+      // a write may still be in flight: let others wait a whole lease duration before taking over
+      registerNotBefore = clock.instant().plus(settings.leaseDuration());
+    }
     lost(lostShards, "member Lease " + reason);
     LOG.warn(
         "member Lease {}/{} was {}; this replica lost its shards and registers again",
@@ -425,6 +471,7 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
     var fences = new ArrayList<MemberRecord>();
     var acquisitions = new ArrayList<ShardLease>();
     var forgotten = new ArrayList<MemberRecord>();
+    boolean ok = true;
     for (var action : actions) {
       switch (action) {
         case LeaseAction.Release release -> releases.add(release.lease());
@@ -434,12 +481,13 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
       }
     }
     for (var member : forgotten) {
-      forget(member);
+      ok &= forget(member);
     }
-    boolean ok = true;
     if (!releases.isEmpty()) {
       var stop = releases.stream().map(ShardLease::shard).toList();
-      stopWriting(() -> stop.forEach(ownership::drop));
+      if (!stopWriting(() -> stop.forEach(ownership::drop))) {
+        return false;
+      }
       var results =
           inParallel(
               releases,
@@ -494,6 +542,9 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
 
   private <T> List<Optional<Lease>> inParallel(
       List<T> items, java.util.function.Function<T, Optional<Lease>> write) {
+    if (transfers.isShutdown()) {
+      return items.stream().map(write).toList();
+    }
     var futures = items.stream().map(item -> transfers.submit(() -> write.apply(item))).toList();
     var results = new ArrayList<Optional<Lease>>();
     for (var future : futures) {
@@ -522,7 +573,7 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
   }
 
   /** Deletes the Lease of a member fenced long ago, unless it changed since (compare-and-swap). */
-  private void forget(MemberRecord member) {
+  private boolean forget(MemberRecord member) {
     try {
       client
           .leases()
@@ -532,8 +583,10 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
           .delete();
       metrics.leaseWrite("delete", "ok");
       LOG.info("deleted the Lease of member {}, fenced and silent since", member.id());
+      return true;
     } catch (KubernetesClientException e) {
       metrics.leaseWrite("delete", e.getCode() == 409 || e.getCode() == 404 ? "conflict" : "error");
+      return false;
     }
   }
 
@@ -576,39 +629,50 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
 
   private void releaseEverything() {
     var held = new TreeSet<>(ownership.owned().keySet());
+    var incarnation = ownership.incarnation();
     var lostShards = new TreeSet<Integer>();
-    stopWriting(() -> lostShards.addAll(ownership.reincarnate(newIncarnation())));
+    boolean quiet = stopWriting(() -> lostShards.addAll(ownership.reincarnate(newIncarnation())));
     lost(lostShards, "planned stop");
-    var mine = new ArrayList<Lease>();
-    for (var lease : informer.getStore().list()) {
-      var shard = LeaseCodec.isShard(lease) ? codec.shard(lease) : Optional.<ShardLease>empty();
-      if (shard.isPresent()
-          && (held.contains(shard.get().shard()) || replicaId.equals(shard.get().holder()))) {
-        mine.add(lease);
+    long released = 0;
+    if (quiet && memberLease != null) {
+      // the shards this run holds: those it acquired (maybe not in the cache yet) and any Lease
+      // the cache shows naming this incarnation
+      var mine = new TreeSet<>(held);
+      for (var lease : informer.getStore().list()) {
+        if (LeaseCodec.isShard(lease)) {
+          codec
+              .shard(lease)
+              .filter(s -> s.heldBy(replicaId, incarnation))
+              .ifPresent(s -> mine.add(s.shard()));
+        }
       }
-    }
-    var results =
-        inParallel(
-            mine,
-            lease -> {
-              var ok = write("release", () -> update(codec.release(lease)));
-              if (ok.isEmpty()) {
-                // the cache may be a moment behind our own acquisition: read and try once more
-                var fresh =
-                    client
-                        .leases()
-                        .inNamespace(namespace)
-                        .withName(lease.getMetadata().getName())
-                        .get();
-                if (fresh != null && replicaId.equals(fresh.getSpec().getHolderIdentity())) {
-                  ok = write("release", () -> update(codec.release(fresh)));
+      var results =
+          inParallel(
+              List.copyOf(mine),
+              shard -> {
+                var name = names.shard(shard);
+                var cached = informer.getStore().getByKey(namespace + "/" + name);
+                var ok =
+                    cached != null && isHeldByThisRun(cached, incarnation)
+                        ? write("release", () -> update(codec.release(cached)))
+                        : Optional.<Lease>empty();
+                if (ok.isEmpty()) {
+                  // the cache may be a moment behind this run's own acquisition: read it
+                  var fresh = client.leases().inNamespace(namespace).withName(name).get();
+                  if (fresh != null && isHeldByThisRun(fresh, incarnation)) {
+                    ok = write("release", () -> update(codec.release(fresh)));
+                  }
                 }
-              }
-              return ok;
-            });
-    long released = results.stream().filter(Optional::isPresent).count();
+                return ok;
+              });
+      released = results.stream().filter(Optional::isPresent).count();
+    }
     deleteMemberLease();
     LOG.info("planned stop: released {} shard(s) and the member Lease of {}", released, replicaId);
+  }
+
+  private boolean isHeldByThisRun(Lease lease, String incarnation) {
+    return codec.shard(lease).map(s -> s.heldBy(replicaId, incarnation)).orElse(false);
   }
 
   private void account(Instant now, Set<Integer> unowned, int agreeing, boolean mismatch) {
@@ -654,14 +718,15 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
   }
 
   /**
-   * Applies a change that removes shards and publishes it once no write runs under the old view;
-   * waits at most the renew interval (a write longer than that has timed out anyway).
+   * Applies a change that removes shards and publishes it once no write runs under the old view.
+   * Waits at most the retry interval; returns false if a write was still running then, in which
+   * case the caller must not hand the shards over explicitly.
    */
-  private void stopWriting(Runnable change) {
+  private boolean stopWriting(Runnable change) {
     var exclusive = writes.writeLock();
     boolean locked = false;
     try {
-      locked = exclusive.tryLock(settings.renewInterval().toMillis(), TimeUnit.MILLISECONDS);
+      locked = exclusive.tryLock(settings.retryInterval().toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -673,6 +738,13 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
         exclusive.unlock();
       }
     }
+    if (!locked) {
+      LOG.warn(
+          "a write under the old ownership did not finish within {}; not releasing, so others"
+              + " take over only after a lease duration",
+          settings.retryInterval());
+    }
+    return locked;
   }
 
   private void publish() {

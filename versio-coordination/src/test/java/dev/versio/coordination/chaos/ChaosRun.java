@@ -190,11 +190,16 @@ final class ChaosRun {
                     .addToAnnotations(DemoWorker.OWNER, "intruder/999")
                     .endMetadata()
                     .build());
-    awaitCondition(
-        "the audit saw the intruder",
-        Duration.ofSeconds(10),
-        () -> auditor.violations().stream().anyMatch(v -> v.contains("intruder")));
+    auditor.sync(client, namespace);
     return key;
+  }
+
+  /** Planned stop of every replica (their releases are audited too). */
+  void stopWorkers() throws InterruptedException {
+    for (var w : running.values()) {
+      w.terminate();
+    }
+    running.clear();
   }
 
   void stopAll() throws InterruptedException {

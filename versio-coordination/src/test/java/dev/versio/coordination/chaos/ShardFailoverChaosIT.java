@@ -44,6 +44,8 @@ class ShardFailoverChaosIT {
       shardsPerMember =
           RendezvousAssignment.assign(run.running(), parameters.shards()).values().stream()
               .collect(Collectors.groupingBy(id -> id, TreeMap::new, Collectors.counting()));
+      run.stopWorkers();
+      run.auditor().sync(client, scope.namespace());
       violations = run.auditor().violations();
       var forged = run.intrude();
       assertThat(run.auditor().violations())

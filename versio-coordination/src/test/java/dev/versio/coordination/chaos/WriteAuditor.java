@@ -44,6 +44,8 @@ final class WriteAuditor implements AutoCloseable {
   private final List<Watch> watches = new ArrayList<>();
   private volatile String broken;
   private long leaseUpdates;
+  private long lastLeaseRevision;
+  private long lastConfigMapRevision;
 
   WriteAuditor(KubernetesClient client, String namespace, ShardFunction shards) {
     this.shards = shards;
@@ -87,23 +89,26 @@ final class WriteAuditor implements AutoCloseable {
     var ordered = new ArrayList<>(events);
     ordered.sort(Comparator.comparingLong(Event::revision));
     var replayHolders = new HashMap<Integer, Holder>();
-    var fenced = new HashMap<String, String>(); // member id -> fenced incarnation
+    var fenced = new java.util.HashSet<String>(); // "<id>/<incarnation>" ever fenced
+    long cutoff = Math.min(lastLeaseRevision, lastConfigMapRevision);
     var owners = new HashMap<String, String>();
     var violations = new ArrayList<String>();
     int writes = 0;
     for (var event : ordered) {
+      if (event.revision() > cutoff) {
+        break; // the other stream may not have delivered everything before this revision yet
+      }
       switch (event.object()) {
         case Lease lease -> {
           var name = lease.getMetadata().getName();
           if (name.startsWith(PREFIX)) {
             replayHolders.put(Integer.parseInt(name.substring(PREFIX.length())), holderOf(lease));
           } else if (name.startsWith(MEMBER_PREFIX)) {
-            var fencedBy = annotation(lease, "versio.dev/fenced-by");
-            var id = lease.getSpec().getHolderIdentity();
-            if (!fencedBy.isEmpty() && event.action() != Watcher.Action.DELETED) {
-              fenced.put(id, annotation(lease, "versio.dev/incarnation"));
-            } else {
-              fenced.remove(id);
+            if (!annotation(lease, "versio.dev/fenced-by").isEmpty()) {
+              fenced.add(
+                  lease.getSpec().getHolderIdentity()
+                      + "/"
+                      + annotation(lease, "versio.dev/incarnation"));
             }
           }
         }
@@ -125,7 +130,7 @@ final class WriteAuditor implements AutoCloseable {
               holder != null
                   && holder.id().equals(parts[0])
                   && holder.epoch() == Long.parseLong(parts[1])
-                  && !holder.incarnation().equals(fenced.get(holder.id()));
+                  && !fenced.contains(holder.id() + "/" + holder.incarnation());
           if (!ok) {
             violations.add(
                 "revision "
@@ -138,7 +143,9 @@ final class WriteAuditor implements AutoCloseable {
                     + shard
                     + " was held by "
                     + holder
-                    + (holder != null && fenced.containsKey(holder.id()) ? " (fenced)" : ""));
+                    + (holder != null && fenced.contains(holder.id() + "/" + holder.incarnation())
+                        ? " (fenced)"
+                        : ""));
           }
         }
         default -> {}
@@ -157,6 +164,55 @@ final class WriteAuditor implements AutoCloseable {
             .count();
   }
 
+  /**
+   * Waits until both watches have delivered everything written so far: touches a marker Lease and a
+   * marker ConfigMap and waits for both events. Call it with the workers stopped (they would
+   * reconcile the marker ConfigMap).
+   */
+  void sync(KubernetesClient client, String namespace) throws InterruptedException {
+    var lease =
+        client
+            .leases()
+            .inNamespace(namespace)
+            .resource(
+                new io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder()
+                    .withNewMetadata()
+                    .withName("audit-marker")
+                    .addToLabels("versio.dev/lease-group", DemoWorker.GROUP)
+                    .addToLabels("versio.dev/lease-role", "marker")
+                    .addToAnnotations("tick", Long.toString(System.nanoTime()))
+                    .endMetadata()
+                    .build())
+            .serverSideApply();
+    var cm =
+        client
+            .configMaps()
+            .inNamespace(namespace)
+            .resource(
+                new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+                    .withNewMetadata()
+                    .withName("audit-marker")
+                    .addToLabels(DemoWorker.LABEL, "marker")
+                    .endMetadata()
+                    .addToData("tick", Long.toString(System.nanoTime()))
+                    .build())
+            .serverSideApply();
+    long leaseRevision = Long.parseLong(lease.getMetadata().getResourceVersion());
+    long cmRevision = Long.parseLong(cm.getMetadata().getResourceVersion());
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+    while (true) {
+      synchronized (this) {
+        if (lastLeaseRevision >= leaseRevision && lastConfigMapRevision >= cmRevision) {
+          return;
+        }
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("the audit's watches did not catch up within 20 s");
+      }
+      Thread.sleep(20); // polling the watch streams
+    }
+  }
+
   @Override
   public void close() {
     watches.forEach(Watch::close);
@@ -172,6 +228,7 @@ final class WriteAuditor implements AutoCloseable {
     events.add(event);
     switch (object) {
       case Lease lease -> {
+        lastLeaseRevision = Math.max(lastLeaseRevision, event.revision());
         if (action == Watcher.Action.MODIFIED) {
           leaseUpdates++;
         }
@@ -188,6 +245,7 @@ final class WriteAuditor implements AutoCloseable {
         }
       }
       case ConfigMap cm -> {
+        lastConfigMapRevision = Math.max(lastConfigMapRevision, event.revision());
         var owner = DemoWorker.annotations(cm).get(DemoWorker.OWNER);
         var key = DemoWorker.keyOf(cm).text();
         var last = lastWrite.get(key);

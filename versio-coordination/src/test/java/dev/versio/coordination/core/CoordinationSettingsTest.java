@@ -30,6 +30,21 @@ class CoordinationSettingsTest {
   }
 
   @Test
+  void aLeaseDurationThatIsNotWholeSecondsIsRefusedBecauseLeasesPublishSeconds() {
+    assertThatThrownBy(
+            () ->
+                new CoordinationSettings(
+                    "g",
+                    64,
+                    Duration.ofMillis(2900),
+                    Duration.ofMillis(500),
+                    Duration.ofMillis(2400),
+                    Duration.ofMillis(100),
+                    "1"))
+        .hasMessageContaining("whole seconds");
+  }
+
+  @Test
   void aGroupNameMustBeAShortDnsLabel() {
     assertThatThrownBy(
             () ->

@@ -166,6 +166,38 @@ class OwnershipPlannerTest {
   }
 
   @Test
+  void nothingIsTakenWhileALiveMemberWithAnotherShardCountStillHoldsShards() {
+    var old = member("old", "inc-old", "1", 32, Instant.parse("2026-01-01T00:00:00Z"));
+    ownership.renewed(clock.instant());
+    observations.observe(List.of(self, old));
+    // "old" is no longer the reference (self is older) but still holds shard 20 of its numbering
+    var selfOlder = member("a", "inc-a", "1", SHARDS, Instant.parse("2025-01-01T00:00:00Z"));
+    var leases = Map.of(20, new ShardLease(20, "old", "inc-old", 2, "v20"));
+    var plan = planner.plan(selfOlder, ownership, observations, leases);
+    assertThat(plan.desired()).hasSize(SHARDS);
+    assertThat(plan.actions()).noneMatch(x -> x instanceof LeaseAction.Acquire);
+    var released = Map.of(20, new ShardLease(20, "", "", 2, "v21"));
+    assertThat(planner.plan(selfOlder, ownership, observations, released).actions())
+        .hasSize(SHARDS)
+        .allMatch(x -> x instanceof LeaseAction.Acquire);
+  }
+
+  @Test
+  void aHolderWhoseIncarnationCannotBeReadIsFencedBeforeItsShardsAreTaken() {
+    var unreadable = member("b", "", "1", SHARDS, Instant.parse("2026-01-01T00:00:00Z"));
+    var leases = Map.of(0, new ShardLease(0, "b", "inc-b", 3, "v0"));
+    observations.observe(List.of(self, unreadable));
+    ownership.renewed(clock.instant());
+    assertThat(planner.plan(self, ownership, observations, leases).actions())
+        .doesNotContain(new LeaseAction.Acquire(leases.get(0)));
+    clock.advanceSeconds(15);
+    ownership.renewed(clock.instant());
+    observations.observe(List.of(member("a", "2"), unreadable));
+    assertThat(planner.plan(self, ownership, observations, leases).actions())
+        .contains(new LeaseAction.Fence(unreadable));
+  }
+
+  @Test
   void aReplicaWithADifferentShardCountThanTheOldestTakesNoShardsAndSaysWhy() {
     var old = member("old", "inc-old", "1", SHARDS, Instant.parse("2025-12-01T00:00:00Z"));
     var young = member("a", "inc-a", "1", 32, Instant.parse("2026-01-01T00:00:00Z"));

@@ -125,6 +125,24 @@ class LeaseCoordinatorIT {
     assertThat((System.nanoTime() - stop) / 1e9).isLessThan(2.0);
   }
 
+  @Test
+  void aSecondProcessWithTheSameIdWaitsWhileTheFirstIsAliveAndTakesOverAfterItStops(
+      ControlPlane controlPlane, KubeTestScope scope) {
+    var ns = scope.namespace();
+    var first =
+        start(controlPlane.adminConfig(), ns, "replica-a", SHARDS, new SimpleMeterRegistry());
+    await().atMost(Duration.ofSeconds(15)).until(() -> first.ownedShards().size() == SHARDS);
+    var second =
+        start(controlPlane.adminConfig(), ns, "replica-a", SHARDS, new SimpleMeterRegistry());
+    // a force-deleted pod on a partitioned node, or a duplicate id: the first may still write
+    await()
+        .during(settings(SHARDS).leaseDuration().plusSeconds(1))
+        .atMost(settings(SHARDS).leaseDuration().plusSeconds(3))
+        .until(() -> second.ownedShards().isEmpty() && first.ownedShards().size() == SHARDS);
+    first.close();
+    await().atMost(Duration.ofSeconds(5)).until(() -> second.ownedShards().size() == SHARDS);
+  }
+
   private LeaseCoordinator start(
       Config config, String ns, String id, int shards, SimpleMeterRegistry registry) {
     var coordinator =
