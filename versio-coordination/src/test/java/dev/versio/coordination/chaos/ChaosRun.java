@@ -416,11 +416,15 @@ final class ChaosRun {
     // a new key and a data change on an old one, so that live events flow during every disruption
     createKey("churn-" + churn++);
     var key = keys.get(random.nextInt(keys.size()));
+    // a JSON merge patch without resourceVersion: the replicas write the same objects meanwhile
     client
         .configMaps()
         .inNamespace(namespace)
         .withName(key.name())
-        .edit(cm -> new ConfigMapBuilder(cm).addToData("tick", Integer.toString(churn)).build());
+        .patch(
+            io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+            "{\"data\":{\"tick\":\"" + churn + "\"}}");
   }
 
   private void createKey(String name) {
