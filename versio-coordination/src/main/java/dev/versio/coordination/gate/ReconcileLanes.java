@@ -1,7 +1,9 @@
 package dev.versio.coordination.gate;
 
 import java.time.Duration;
-import java.util.LinkedHashSet;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.LinkedHashMap;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -15,38 +17,49 @@ import java.util.function.Predicate;
  * @param <K> the key type
  */
 public final class ReconcileLanes<K> {
-  private final LinkedHashSet<K> live = new LinkedHashSet<>();
-  private final LinkedHashSet<K> resync = new LinkedHashSet<>();
+  /** Which lane a key came from. */
+  public enum Lane {
+    LIVE,
+    RESYNC
+  }
+
+  /** A key taken from a lane, and how long it waited there. */
+  public record Polled<K>(K key, Lane lane, Duration waited) {}
+
+  private final InstantSource clock;
+  private final LinkedHashMap<K, Instant> live = new LinkedHashMap<>();
+  private final LinkedHashMap<K, Instant> resync = new LinkedHashMap<>();
   private final TokenBucket resyncRate;
 
-  public ReconcileLanes(TokenBucket resyncRate) {
+  public ReconcileLanes(InstantSource clock, TokenBucket resyncRate) {
+    this.clock = Objects.requireNonNull(clock, "clock");
     this.resyncRate = Objects.requireNonNull(resyncRate, "resyncRate");
   }
 
   public void offerLive(K key) {
     resync.remove(key);
-    live.add(key);
+    live.putIfAbsent(key, clock.instant());
   }
 
   public void offerResync(K key) {
-    if (!live.contains(key)) {
-      resync.add(key);
+    if (!live.containsKey(key)) {
+      resync.putIfAbsent(key, clock.instant());
     }
   }
 
   /** Removes queued keys that match (e.g. of shards just lost). */
   public void removeIf(Predicate<K> unwanted) {
-    live.removeIf(unwanted);
-    resync.removeIf(unwanted);
+    live.keySet().removeIf(unwanted);
+    resync.keySet().removeIf(unwanted);
   }
 
   /** The next key, or empty when nothing may run now (see {@link #untilReady()}). */
-  public Optional<K> poll() {
+  public Optional<Polled<K>> poll() {
     if (!live.isEmpty()) {
-      return Optional.of(take(live));
+      return Optional.of(take(live, Lane.LIVE));
     }
     if (!resync.isEmpty() && resyncRate.tryTake()) {
-      return Optional.of(take(resync));
+      return Optional.of(take(resync, Lane.RESYNC));
     }
     return Optional.empty();
   }
@@ -67,10 +80,10 @@ public final class ReconcileLanes<K> {
     return resync.size();
   }
 
-  private static <K> K take(LinkedHashSet<K> lane) {
-    var it = lane.iterator();
-    var key = it.next();
+  private Polled<K> take(LinkedHashMap<K, Instant> lane, Lane which) {
+    var it = lane.entrySet().iterator();
+    var first = it.next();
     it.remove();
-    return key;
+    return new Polled<>(first.getKey(), which, Duration.between(first.getValue(), clock.instant()));
   }
 }

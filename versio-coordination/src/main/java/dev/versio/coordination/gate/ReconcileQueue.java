@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 
 /**
@@ -16,9 +17,19 @@ public final class ReconcileQueue<K> {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final ReconcileLanes<K> lanes;
+  private final BiConsumer<ReconcileLanes.Lane, Duration> waited;
 
   public ReconcileQueue(ReconcileLanes<K> lanes) {
+    this(lanes, (lane, duration) -> {});
+  }
+
+  /**
+   * @param waited told, for every key taken, its lane and how long it waited (e.g. {@code
+   *     CoordinationMetrics::queueWait})
+   */
+  public ReconcileQueue(ReconcileLanes<K> lanes, BiConsumer<ReconcileLanes.Lane, Duration> waited) {
     this.lanes = lanes;
+    this.waited = waited;
   }
 
   public void offerLive(K key) {
@@ -50,7 +61,8 @@ public final class ReconcileQueue<K> {
       while (true) {
         var next = lanes.poll();
         if (next.isPresent()) {
-          return next;
+          waited.accept(next.get().lane(), next.get().waited());
+          return Optional.of(next.get().key());
         }
         long left = deadline - System.nanoTime();
         if (left <= 0) {

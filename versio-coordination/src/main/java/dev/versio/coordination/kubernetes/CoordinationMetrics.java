@@ -1,5 +1,6 @@
 package dev.versio.coordination.kubernetes;
 
+import dev.versio.coordination.gate.ReconcileLanes;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -35,6 +36,20 @@ public final class CoordinationMetrics {
             .publishPercentiles(0.5, 0.99)
             .publishPercentileHistogram()
             .register(registry);
+  }
+
+  /**
+   * Records how long a key waited in a {@code ReconcileQueue} lane ({@code
+   * versio_coordination_queue_wait_seconds{lane="live"|"resync"}}); pass it to the queue.
+   */
+  public void queueWait(ReconcileLanes.Lane lane, Duration waited) {
+    Timer.builder("versio.coordination.queue.wait")
+        .description("time a key waited in the reconcile queue, by lane")
+        .tag("lane", lane.name().toLowerCase(java.util.Locale.ROOT))
+        .publishPercentiles(0.5, 0.99)
+        .publishPercentileHistogram()
+        .register(registry)
+        .record(waited);
   }
 
   /** Registers the resync backlog of a consumer's queue. */

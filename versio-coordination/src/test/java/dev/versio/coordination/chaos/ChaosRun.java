@@ -194,6 +194,32 @@ final class ChaosRun {
     return key;
   }
 
+  /**
+   * The live-lane queue waits the replicas reported when they stopped (crashed ones report
+   * nothing): total events, the largest per-replica p99 and the largest single wait, in ms.
+   */
+  double[] liveQueueWaits() throws java.io.IOException {
+    long n = 0;
+    double worstP99 = 0;
+    double max = 0;
+    try (var files = java.nio.file.Files.list(logs)) {
+      for (var file : files.filter(f -> f.toString().endsWith(".log")).toList()) {
+        for (var line : java.nio.file.Files.readAllLines(file)) {
+          var m =
+              java.util.regex.Pattern.compile(
+                      "QUEUE-WAIT live n=(\\d+) p99=([\\d.]+) max=([\\d.]+)")
+                  .matcher(line);
+          if (m.find()) {
+            n += Long.parseLong(m.group(1));
+            worstP99 = Math.max(worstP99, Double.parseDouble(m.group(2)));
+            max = Math.max(max, Double.parseDouble(m.group(3)));
+          }
+        }
+      }
+    }
+    return new double[] {n, worstP99, max};
+  }
+
   /** Planned stop of every replica (their releases are audited too). */
   void stopWorkers() throws InterruptedException {
     for (var w : running.values()) {

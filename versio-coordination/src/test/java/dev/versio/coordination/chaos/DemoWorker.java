@@ -58,12 +58,20 @@ public final class DemoWorker {
     config.setRequestTimeout(2_000);
     var monotonic = new MonotonicClock();
     var metrics = new CoordinationMetrics(new SimpleMeterRegistry());
+    var liveWaits = java.util.Collections.synchronizedList(new ArrayList<Double>());
     var coordinator =
         new LeaseCoordinator(config, namespace, replicaId, settings, wallClock, monotonic, metrics);
     var client = new KubernetesClientBuilder().withConfig(config).build();
     var configMaps = client.configMaps().inNamespace(namespace).withLabel(LABEL);
     var queue =
-        new ReconcileQueue<ObjectKey>(new ReconcileLanes<>(new TokenBucket(monotonic, resyncRate)));
+        new ReconcileQueue<ObjectKey>(
+            new ReconcileLanes<>(monotonic, new TokenBucket(monotonic, resyncRate)),
+            (lane, waited) -> {
+              metrics.queueWait(lane, waited);
+              if (lane == ReconcileLanes.Lane.LIVE) {
+                liveWaits.add(waited.toNanos() / 1e6);
+              }
+            });
     metrics.resyncBacklog(queue::resyncBacklog);
     var informer =
         configMaps.inform(
@@ -111,6 +119,7 @@ public final class DemoWorker {
                     () -> {
                       coordinator.close();
                       stopped.countDown();
+                      System.out.println(queueWaitSummary(liveWaits));
                     }));
     Thread.ofPlatform()
         .daemon()
@@ -170,6 +179,25 @@ public final class DemoWorker {
             .build();
     client.configMaps().inNamespace(namespace).resource(desired).update();
     return true;
+  }
+
+  /** {@code QUEUE-WAIT live n=<count> p99=<ms> max=<ms>}, read by the chaos run. */
+  static String queueWaitSummary(java.util.List<Double> waits) {
+    var sorted = new ArrayList<Double>();
+    synchronized (waits) {
+      sorted.addAll(waits);
+    }
+    sorted.sort(null);
+    if (sorted.isEmpty()) {
+      return "QUEUE-WAIT live n=0 p99=0 max=0";
+    }
+    int p99 = Math.max(0, (int) Math.ceil(0.99 * sorted.size()) - 1);
+    return String.format(
+        java.util.Locale.ROOT,
+        "QUEUE-WAIT live n=%d p99=%.1f max=%.1f",
+        sorted.size(),
+        sorted.get(p99),
+        sorted.getLast());
   }
 
   static ObjectKey keyOf(ConfigMap cm) {

@@ -11,17 +11,18 @@ import org.junit.jupiter.api.Test;
 
 class ReconcileLanesTest {
   private final ManualClock clock = new ManualClock();
-  private final ReconcileLanes<String> lanes = new ReconcileLanes<>(new TokenBucket(clock, 20));
+  private final ReconcileLanes<String> lanes =
+      new ReconcileLanes<>(clock, new TokenBucket(clock, 20));
 
   @Test
   void liveEventsAlwaysGoBeforeResync() {
     lanes.offerResync("r1");
     lanes.offerResync("r2");
     lanes.offerLive("live1");
-    assertThat(lanes.poll()).contains("live1");
-    assertThat(lanes.poll()).contains("r1");
+    assertThat(lanes.poll().map(ReconcileLanes.Polled::key)).contains("live1");
+    assertThat(lanes.poll().map(ReconcileLanes.Polled::key)).contains("r1");
     lanes.offerLive("live2");
-    assertThat(lanes.poll()).contains("live2");
+    assertThat(lanes.poll().map(ReconcileLanes.Polled::key)).contains("live2");
   }
 
   @Test
@@ -50,6 +51,20 @@ class ReconcileLanesTest {
   }
 
   @Test
+  void eachKeyTellsItsLaneAndHowLongItWaitedSinceItWasFirstQueued() {
+    lanes.offerResync("r");
+    lanes.offerLive("l");
+    clock.advance(Duration.ofMillis(300));
+    lanes.offerLive("l");
+    assertThat(lanes.poll())
+        .contains(
+            new ReconcileLanes.Polled<>("l", ReconcileLanes.Lane.LIVE, Duration.ofMillis(300)));
+    assertThat(lanes.poll())
+        .contains(
+            new ReconcileLanes.Polled<>("r", ReconcileLanes.Lane.RESYNC, Duration.ofMillis(300)));
+  }
+
+  @Test
   void keysOfLostShardsCanBeDropped() {
     lanes.offerLive("lost-1");
     lanes.offerResync("lost-2");
@@ -60,9 +75,9 @@ class ReconcileLanesTest {
 
   private List<String> drain() {
     var out = new ArrayList<String>();
-    Optional<String> next;
+    Optional<ReconcileLanes.Polled<String>> next;
     while ((next = lanes.poll()).isPresent()) {
-      out.add(next.get());
+      out.add(next.get().key());
     }
     return out;
   }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class TakeoverResyncTest {
   private final ManualClock clock = new ManualClock();
   private final ReconcileQueue<String> queue =
-      new ReconcileQueue<>(new ReconcileLanes<>(new TokenBucket(clock, 20)));
+      new ReconcileQueue<>(new ReconcileLanes<>(clock, new TokenBucket(clock, 20)));
   // keys are "<shard>:<name>"
   private final TakeoverResync<String> resync =
       new TakeoverResync<>(
