@@ -35,10 +35,6 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -75,14 +71,12 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
   private final MemberObservations observations;
   private final KubernetesClient client;
   private final Semaphore wake = new Semaphore(0);
-  private final List<OwnershipListener> listeners = new CopyOnWriteArrayList<>();
-  private final ExecutorService notifier;
+  private final OwnershipNotifier notifier = new OwnershipNotifier();
   private final Thread loop;
-  private final Map<Integer, Instant> unownedSince = new HashMap<>();
   private final ReentrantReadWriteLock writes = new ReentrantReadWriteLock();
   private final CoordinationEvents events;
-  private final ExecutorService transfers;
-  private Instant lastUnownedEvent = Instant.MIN;
+  private final LeaseWriter writer;
+  private final UnownedShards unowned;
 
   private volatile OwnershipView view = OwnershipView.NONE;
   private volatile boolean stopping;
@@ -92,7 +86,6 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
   private Instant lastRenewStart = Instant.MIN;
   private Instant lastAttempt = Instant.MIN;
   private boolean lastAttemptFailed;
-  private Instant lastTick;
   private Instant registerNotBefore = Instant.MIN;
   private boolean waitingForOldIncarnation;
 
@@ -130,12 +123,16 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
     own.setRequestRetryBackoffLimit(0);
     this.client = new KubernetesClientBuilder().withConfig(own).build();
     this.events = new CoordinationEvents(client, namespace, replicaId, wallClock);
-    this.notifier =
-        Executors.newSingleThreadExecutor(
-            r -> Thread.ofPlatform().name("versio-ownership-events").daemon().unstarted(r));
-    this.transfers =
-        Executors.newFixedThreadPool(
-            8, r -> Thread.ofPlatform().name("versio-lease-writes").daemon().unstarted(r));
+    this.writer = new LeaseWriter(client, namespace, metrics);
+    this.unowned =
+        new UnownedShards(
+            settings,
+            metrics,
+            message -> {
+              var lease = memberLease;
+              notifier.background(() -> events.warn(lease, "ShardUnowned", message));
+            },
+            clock.instant());
     this.loop = Thread.ofPlatform().name("versio-lease-loop").daemon().unstarted(this::run);
   }
 
@@ -176,7 +173,7 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
 
   @Override
   public void addListener(OwnershipListener listener) {
-    listeners.add(listener);
+    notifier.add(listener);
   }
 
   /** Shards held now with their epochs (for status pages and tests). */
@@ -212,18 +209,12 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
     if (informer != null) {
       informer.close();
     }
-    notifier.shutdown();
-    transfers.shutdown();
-    try {
-      notifier.awaitTermination(2, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    notifier.close();
+    writer.close();
     client.close();
   }
 
   private void run() {
-    lastTick = clock.instant();
     while (!stopping) {
       Duration next;
       try {
@@ -248,7 +239,7 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
     var expired = ownership.enforceDeadline();
     if (!expired.isEmpty()) {
       publish();
-      lost(expired, "renewal not confirmed within the renew deadline");
+      notifier.lost(expired, "renewal not confirmed within the renew deadline");
     }
     var leases = informer.getStore().list();
     var members = new ArrayList<MemberRecord>();
@@ -283,21 +274,16 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
       if (!dropped.isEmpty()) {
         stopWriting(() -> dropped.forEach(ownership::drop));
       }
-      lost(dropped, "reassigned to another member");
+      notifier.lost(dropped, "reassigned to another member");
       boolean retrySoon = false;
-      var heldBefore = Set.copyOf(ownership.owned().keySet());
       retrySoon |= !execute(plan.actions(), byName);
-      var gained = new TreeSet<>(ownership.owned().keySet());
-      gained.removeAll(heldBefore);
-      if (!gained.isEmpty()) {
-        LOG.info(
-            "gained {} shard(s), now holding {}: {}",
-            gained.size(),
-            ownership.owned().size(),
-            brief(gained));
-      }
       publish();
-      account(now, plan.unowned(), plan.agreeingMembers(), plan.refusal().isPresent());
+      unowned.observe(
+          now,
+          plan.unowned(),
+          view.epochs().size(),
+          plan.agreeingMembers(),
+          plan.refusal().isPresent());
       if (retrySoon) {
         next = min(next, settings.retryInterval()); // a watch event wakes the loop earlier
       } else if (!plan.actions().isEmpty()) {
@@ -319,17 +305,13 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
     if (memberLease == null) {
       return;
     }
-    var resource = client.leases().inNamespace(namespace).withName(names.member(replicaId));
-    try {
-      resource.lockResourceVersion(memberLease.getMetadata().getResourceVersion()).delete();
-      metrics.leaseWrite("delete", "ok");
-    } catch (KubernetesClientException e) {
-      metrics.leaseWrite("delete", e.getCode() == 409 ? "conflict" : "error");
+    if (!writer.deleteIfUnchanged(
+        names.member(replicaId), memberLease.getMetadata().getResourceVersion())) {
       LOG.warn(
-          "deleting member Lease {}/{} on stop failed ({}); the others take over after {}",
+          "the member Lease {}/{} changed or could not be deleted on stop; the others take over"
+              + " after {}",
           namespace,
           names.member(replicaId),
-          reason(e),
           settings.leaseDuration());
     }
   }
@@ -363,10 +345,11 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
         }
         written =
             existing == null
-                ? create(codec.newMember(replicaId, ownership.incarnation(), now))
-                : update(codec.reregister(existing, replicaId, ownership.incarnation(), now));
+                ? writer.create(codec.newMember(replicaId, ownership.incarnation(), now))
+                : writer.update(
+                    codec.reregister(existing, replicaId, ownership.incarnation(), now));
       } else {
-        written = update(codec.renew(memberLease, now));
+        written = writer.update(codec.renew(memberLease, now));
       }
       memberLease = written;
       waitingForOldIncarnation = false;
@@ -386,7 +369,7 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
             "renewing member Lease {}/{} failed ({}); writes stop at {} unless a retry succeeds",
             namespace,
             names.member(replicaId),
-            reason(e),
+            LeaseWriter.reason(e),
             ownership.permittedUntil());
       }
     }
@@ -449,7 +432,7 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
       // a write may still be in flight: let others wait a whole lease duration before taking over
       registerNotBefore = clock.instant().plus(settings.leaseDuration());
     }
-    lost(lostShards, "member Lease " + reason);
+    notifier.lost(lostShards, "member Lease " + reason);
     LOG.warn(
         "member Lease {}/{} was {}; this replica lost its shards and registers again",
         namespace,
@@ -489,14 +472,14 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
         return false;
       }
       var results =
-          inParallel(
+          writer.inParallel(
               releases,
               lease ->
-                  write(
+                  writer.write(
                       "release",
-                      () -> update(codec.release(byName.get(names.shard(lease.shard()))))));
+                      () -> writer.update(codec.release(byName.get(names.shard(lease.shard()))))));
       ok &= results.stream().allMatch(Optional::isPresent);
-      warnIfFailed("release", results);
+      LeaseWriter.reportFailures("release", results);
     }
     for (var member : fences) {
       ok &= fence(member, byName);
@@ -505,19 +488,19 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
       var incarnation = ownership.incarnation();
       var now = ZonedDateTime.now(wallClock);
       var results =
-          inParallel(
+          writer.inParallel(
               acquisitions,
               lease ->
-                  write(
+                  writer.write(
                       "acquire",
                       () -> {
                         var current = byName.get(names.shard(lease.shard()));
                         if (current == null) {
-                          current = create(codec.newShard(lease.shard()));
+                          current = writer.create(codec.newShard(lease.shard()));
                         }
-                        return update(codec.acquire(current, replicaId, incarnation, now));
+                        return writer.update(codec.acquire(current, replicaId, incarnation, now));
                       }));
-      warnIfFailed("acquire", results);
+      LeaseWriter.reportFailures("acquire", results);
       var gained = new TreeMap<Integer, Long>();
       for (int i = 0; i < acquisitions.size(); i++) {
         var written = results.get(i);
@@ -530,69 +513,25 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
         }
       }
       publish();
-      if (!gained.isEmpty()) {
-        var copy = Map.copyOf(gained);
-        notifyListeners(l -> l.gained(copy));
-      }
+      notifier.gained(gained, ownership.owned().size());
     } else if (!acquisitions.isEmpty()) {
       ok = false;
     }
     return ok;
   }
 
-  private <T> List<Optional<Lease>> inParallel(
-      List<T> items, java.util.function.Function<T, Optional<Lease>> write) {
-    if (transfers.isShutdown()) {
-      return items.stream().map(write).toList();
-    }
-    var futures = items.stream().map(item -> transfers.submit(() -> write.apply(item))).toList();
-    var results = new ArrayList<Optional<Lease>>();
-    for (var future : futures) {
-      try {
-        results.add(future.get());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        results.add(Optional.empty());
-      } catch (java.util.concurrent.ExecutionException e) {
-        LOG.warn("a Lease write failed", e.getCause());
-        results.add(Optional.empty());
-      }
-    }
-    return results;
-  }
-
-  private void warnIfFailed(String kind, List<Optional<Lease>> results) {
-    long failed = results.stream().filter(Optional::isEmpty).count();
-    if (failed > 0) {
-      LOG.info(
-          "{}: {} shard Lease write(s) did not go through (conflict or error, see"
-              + " versio_coordination_lease_writes_total); retrying",
-          kind,
-          failed);
-    }
-  }
-
   /** Deletes the Lease of a member fenced long ago, unless it changed since (compare-and-swap). */
   private boolean forget(MemberRecord member) {
-    try {
-      client
-          .leases()
-          .inNamespace(namespace)
-          .withName(names.member(member.id()))
-          .lockResourceVersion(member.version())
-          .delete();
-      metrics.leaseWrite("delete", "ok");
+    boolean deleted = writer.deleteIfUnchanged(names.member(member.id()), member.version());
+    if (deleted) {
       LOG.info("deleted the Lease of member {}, fenced and silent since", member.id());
-      return true;
-    } catch (KubernetesClientException e) {
-      metrics.leaseWrite("delete", e.getCode() == 409 || e.getCode() == 404 ? "conflict" : "error");
-      return false;
     }
+    return deleted;
   }
 
   private boolean fence(MemberRecord member, Map<String, Lease> byName) {
     var current = byName.get(names.member(member.id()));
-    var fenced = write("fence", () -> update(codec.fence(current, replicaId)));
+    var fenced = writer.write("fence", () -> writer.update(codec.fence(current, replicaId)));
     fenced.ifPresent(
         l ->
             LOG.info(
@@ -603,36 +542,12 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
     return fenced.isPresent();
   }
 
-  private Optional<Lease> write(String kind, java.util.function.Supplier<Lease> call) {
-    try {
-      var result = call.get();
-      metrics.leaseWrite(kind, "ok");
-      return Optional.of(result);
-    } catch (KubernetesClientException e) {
-      boolean conflict = e.getCode() == 409 || e.getCode() == 404;
-      metrics.leaseWrite(kind, conflict ? "conflict" : "error");
-      if (!conflict) {
-        LOG.debug("{} of a Lease failed: {}", kind, reason(e));
-      }
-      return Optional.empty();
-    }
-  }
-
-  private Lease update(Lease desired) {
-    // update() sends metadata.resourceVersion: the apiserver refuses it with 409 if it is stale
-    return client.leases().inNamespace(namespace).resource(desired).update();
-  }
-
-  private Lease create(Lease desired) {
-    return client.leases().inNamespace(namespace).resource(desired).create();
-  }
-
   private void releaseEverything() {
     var held = new TreeSet<>(ownership.owned().keySet());
     var incarnation = ownership.incarnation();
     var lostShards = new TreeSet<Integer>();
     boolean quiet = stopWriting(() -> lostShards.addAll(ownership.reincarnate(newIncarnation())));
-    lost(lostShards, "planned stop");
+    notifier.lost(lostShards, "planned stop");
     long released = 0;
     if (quiet && memberLease != null) {
       // the shards this run holds: those it acquired (maybe not in the cache yet) and any Lease
@@ -647,20 +562,20 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
         }
       }
       var results =
-          inParallel(
+          writer.inParallel(
               List.copyOf(mine),
               shard -> {
                 var name = names.shard(shard);
                 var cached = informer.getStore().getByKey(namespace + "/" + name);
                 var ok =
                     cached != null && isHeldByThisRun(cached, incarnation)
-                        ? write("release", () -> update(codec.release(cached)))
+                        ? writer.write("release", () -> writer.update(codec.release(cached)))
                         : Optional.<Lease>empty();
                 if (ok.isEmpty()) {
                   // the cache may be a moment behind this run's own acquisition: read it
                   var fresh = client.leases().inNamespace(namespace).withName(name).get();
                   if (fresh != null && isHeldByThisRun(fresh, incarnation)) {
-                    ok = write("release", () -> update(codec.release(fresh)));
+                    ok = writer.write("release", () -> writer.update(codec.release(fresh)));
                   }
                 }
                 return ok;
@@ -675,42 +590,13 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
     return codec.shard(lease).map(s -> s.heldBy(replicaId, incarnation)).orElse(false);
   }
 
-  private void account(Instant now, Set<Integer> unowned, int agreeing, boolean mismatch) {
-    var elapsed = Duration.between(lastTick, now);
-    lastTick = now;
-    if (!unowned.isEmpty() && !elapsed.isNegative()) {
-      metrics.unownedFor(elapsed);
-    }
-    unownedSince.keySet().retainAll(unowned);
-    unowned.forEach(s -> unownedSince.putIfAbsent(s, now));
-    var bound = settings.leaseDuration().plus(settings.renewInterval().multipliedBy(2));
-    var beyond =
-        unownedSince.entrySet().stream()
-            .filter(e -> !now.isBefore(e.getValue().plus(bound)))
-            .map(Map.Entry::getKey)
-            .toList();
-    if (!beyond.isEmpty() && agreeing > 0 && !now.isBefore(lastUnownedEvent.plusSeconds(60))) {
-      lastUnownedEvent = now;
-      var lease = memberLease;
-      var message =
-          beyond.size() + " shard(s) without a live holder for more than " + bound + ": " + beyond;
-      inBackground(() -> events.warn(lease, "ShardUnowned", message));
-      LOG.warn(
-          "ShardUnowned: {} shard(s) without a live holder for more than {}: {}",
-          beyond.size(),
-          bound,
-          beyond);
-    }
-    metrics.state(view.epochs().size(), agreeing, unowned.size(), beyond.size(), mismatch);
-  }
-
   private void reportRefusal(Optional<String> now) {
     if (!now.equals(refusal)) {
       var lease = memberLease;
       now.ifPresentOrElse(
           r -> {
             LOG.error("ShardConfigMismatch: {}", r);
-            inBackground(() -> events.warn(lease, "ShardConfigMismatch", r));
+            notifier.background(() -> events.warn(lease, "ShardConfigMismatch", r));
           },
           () -> LOG.info("sharding agrees with the group again; taking shards"));
       refusal = now;
@@ -749,50 +635,6 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
 
   private void publish() {
     view = ownership.view();
-  }
-
-  private void lost(Set<Integer> shardsLost, String why) {
-    if (shardsLost.isEmpty()) {
-      return;
-    }
-    LOG.info("lost {} shard(s) ({}): {}", shardsLost.size(), why, brief(shardsLost));
-    var copy = Set.copyOf(shardsLost);
-    notifyListeners(l -> l.lost(copy));
-  }
-
-  private void inBackground(Runnable task) {
-    try {
-      notifier.execute(task);
-    } catch (RejectedExecutionException e) {
-      // stopping: nobody listens any more
-    }
-  }
-
-  private void notifyListeners(java.util.function.Consumer<OwnershipListener> call) {
-    inBackground(
-        () -> {
-          for (var listener : listeners) {
-            try {
-              call.accept(listener);
-            } catch (RuntimeException e) {
-              LOG.warn("ownership listener failed", e);
-            }
-          }
-        });
-  }
-
-  /** At most 16 shard numbers, so that a log line stays readable with hundreds of shards. */
-  private static String brief(Set<Integer> shards) {
-    var sorted = new TreeSet<>(shards);
-    var head = sorted.stream().limit(16).map(String::valueOf).toList();
-    return "[" + String.join(", ", head) + (sorted.size() > 16 ? ", …]" : "]");
-  }
-
-  /** The apiserver's own words (e.g. "... is forbidden: User ... cannot update ..."), short. */
-  static String reason(KubernetesClientException e) {
-    var status = e.getStatus();
-    var text = status != null && status.getMessage() != null ? status.getMessage() : e.getMessage();
-    return "HTTP " + e.getCode() + ": " + text;
   }
 
   private static String newIncarnation() {
