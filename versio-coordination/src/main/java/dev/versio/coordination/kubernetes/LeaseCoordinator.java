@@ -16,13 +16,10 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
@@ -77,17 +74,12 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
   private final CoordinationEvents events;
   private final LeaseWriter writer;
   private final UnownedShards unowned;
+  private final MemberLeaseKeeper member;
 
   private volatile OwnershipView view = OwnershipView.NONE;
   private volatile boolean stopping;
   private volatile Optional<String> refusal = Optional.empty();
   private SharedIndexInformer<Lease> informer;
-  private Lease memberLease;
-  private Instant lastRenewStart = Instant.MIN;
-  private Instant lastAttempt = Instant.MIN;
-  private boolean lastAttemptFailed;
-  private Instant registerNotBefore = Instant.MIN;
-  private boolean waitingForOldIncarnation;
 
   /**
    * @param config where the apiserver is; a dedicated client is built from it
@@ -124,12 +116,31 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
     this.client = new KubernetesClientBuilder().withConfig(own).build();
     this.events = new CoordinationEvents(client, namespace, replicaId, wallClock);
     this.writer = new LeaseWriter(client, namespace, metrics);
+    this.member =
+        new MemberLeaseKeeper(
+            settings,
+            namespace,
+            replicaId,
+            codec,
+            writer,
+            metrics,
+            wallClock,
+            clock,
+            observations,
+            ownership,
+            reason -> {
+              var lostShards = new TreeSet<Integer>();
+              boolean quiet =
+                  stopWriting(() -> lostShards.addAll(ownership.reincarnate(newIncarnation())));
+              notifier.lost(lostShards, reason);
+              return quiet;
+            });
     this.unowned =
         new UnownedShards(
             settings,
             metrics,
             message -> {
-              var lease = memberLease;
+              var lease = member.current();
               notifier.background(() -> events.warn(lease, "ShardUnowned", message));
             },
             clock.instant());
@@ -254,15 +265,12 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
       }
     }
     observations.observe(members);
-    var renewDue = lastRenewStart.plus(settings.renewInterval());
-    var retryDue = lastAttempt.plus(settings.retryInterval());
-    boolean retryAllowed = !lastAttemptFailed || !now.isBefore(retryDue);
-    if (memberLease == null ? retryAllowed : !now.isBefore(renewDue) && retryAllowed) {
-      renewMember();
+    if (member.due()) {
+      member.renew();
     }
-    Duration next = untilRenewal();
-    if (memberLease != null) {
-      var self = codec.member(memberLease).orElseThrow();
+    Duration next = member.untilDue();
+    if (member.current() != null) {
+      var self = codec.member(member.current()).orElseThrow();
       var plan = planner.plan(self, ownership, observations, shardLeases);
       reportRefusal(plan.refusal());
       var dropped = new TreeSet<Integer>();
@@ -301,146 +309,8 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
    * Deletes this replica's member Lease, conditionally on its resourceVersion, so that a Lease
    * re-registered or fenced meanwhile is never removed by mistake.
    */
-  private void deleteMemberLease() {
-    if (memberLease == null) {
-      return;
-    }
-    if (!writer.deleteIfUnchanged(
-        names.member(replicaId), memberLease.getMetadata().getResourceVersion())) {
-      LOG.warn(
-          "the member Lease {}/{} changed or could not be deleted on stop; the others take over"
-              + " after {}",
-          namespace,
-          names.member(replicaId),
-          settings.leaseDuration());
-    }
-  }
-
   private static Duration min(Duration a, Duration b) {
     return a.compareTo(b) <= 0 ? a : b;
-  }
-
-  private Duration untilRenewal() {
-    var now = clock.instant();
-    var due =
-        lastAttemptFailed
-            ? lastAttempt.plus(settings.retryInterval())
-            : lastRenewStart.plus(settings.renewInterval());
-    var wait = Duration.between(now, due);
-    return wait.isNegative() ? Duration.ZERO : wait;
-  }
-
-  private void renewMember() {
-    var start = clock.instant();
-    lastAttempt = start;
-    var now = ZonedDateTime.now(wallClock);
-    var resource = client.leases().inNamespace(namespace).withName(names.member(replicaId));
-    try {
-      Lease written;
-      if (memberLease == null) {
-        var existing = resource.get();
-        if (existing != null && !mayRegisterOver(existing)) {
-          lastAttemptFailed = true;
-          return;
-        }
-        written =
-            existing == null
-                ? writer.create(codec.newMember(replicaId, ownership.incarnation(), now))
-                : writer.update(
-                    codec.reregister(existing, replicaId, ownership.incarnation(), now));
-      } else {
-        written = writer.update(codec.renew(memberLease, now));
-      }
-      memberLease = written;
-      waitingForOldIncarnation = false;
-      ownership.renewed(start);
-      lastRenewStart = start;
-      lastAttemptFailed = false;
-      metrics.renewed(Duration.between(start, clock.instant()));
-      metrics.leaseWrite("renew", "ok");
-    } catch (KubernetesClientException e) {
-      lastAttemptFailed = true;
-      if (e.getCode() == 409 || e.getCode() == 404) {
-        metrics.leaseWrite("renew", "conflict");
-        recoverMemberLease(resource);
-      } else {
-        metrics.leaseWrite("renew", "error");
-        LOG.warn(
-            "renewing member Lease {}/{} failed ({}); writes stop at {} unless a retry succeeds",
-            namespace,
-            names.member(replicaId),
-            LeaseWriter.reason(e),
-            ownership.permittedUntil());
-      }
-    }
-  }
-
-  /**
-   * Whether this process may take over an existing member Lease of its id: only if it is fenced, or
-   * was seen unchanged for a whole lease duration. Another live process with the same id (a
-   * force-deleted pod on a partitioned node, a duplicate id) may still be writing until then.
-   */
-  private boolean mayRegisterOver(Lease existing) {
-    var record = codec.member(existing);
-    if (record.isEmpty() || record.get().fenced()) {
-      return true;
-    }
-    if (!clock.instant().isBefore(registerNotBefore)
-        && observations.expired(replicaId)
-        && observations
-            .record(replicaId)
-            .map(r -> r.version().equals(existing.getMetadata().getResourceVersion()))
-            .orElse(false)) {
-      return true;
-    }
-    if (!waitingForOldIncarnation) {
-      waitingForOldIncarnation = true;
-      LOG.warn(
-          "member Lease {}/{} belongs to incarnation {} of replica id {}, which renewed it less"
-              + " than {} ago; waiting until it expires (replica ids must be unique: use the pod"
-              + " name)",
-          namespace,
-          names.member(replicaId),
-          record.get().incarnation(),
-          replicaId,
-          record.get().leaseDuration());
-    }
-    return false;
-  }
-
-  /** After a conflict: if our incarnation was fenced or the Lease deleted, start a new one. */
-  private void recoverMemberLease(Resource<Lease> resource) {
-    var current = resource.get();
-    var record = current == null ? Optional.<MemberRecord>empty() : codec.member(current);
-    boolean stillOurs =
-        record.isPresent()
-            && !record.get().fenced()
-            && record.get().incarnation().equals(ownership.incarnation());
-    if (stillOurs) {
-      memberLease = current;
-      lastAttemptFailed = false;
-      lastRenewStart = Instant.MIN; // renew again at once with the fresh version
-      return;
-    }
-    var reason =
-        record
-            .map(r -> r.fenced() ? "fenced by " + r.fencedBy() : "taken over by another run")
-            .orElse("deleted");
-    var lostShards = new TreeSet<Integer>();
-    boolean quiet = stopWriting(() -> lostShards.addAll(ownership.reincarnate(newIncarnation())));
-    if (!quiet) {
-      // a write may still be in flight: let others wait a whole lease duration before taking over
-      registerNotBefore = clock.instant().plus(settings.leaseDuration());
-    }
-    notifier.lost(lostShards, "member Lease " + reason);
-    LOG.warn(
-        "member Lease {}/{} was {}; this replica lost its shards and registers again",
-        namespace,
-        names.member(replicaId),
-        reason);
-    memberLease = null;
-    lastRenewStart = Instant.MIN;
-    lastAttemptFailed = false;
   }
 
   /**
@@ -549,7 +419,7 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
     boolean quiet = stopWriting(() -> lostShards.addAll(ownership.reincarnate(newIncarnation())));
     notifier.lost(lostShards, "planned stop");
     long released = 0;
-    if (quiet && memberLease != null) {
+    if (quiet && member.current() != null) {
       // the shards this run holds: those it acquired (maybe not in the cache yet) and any Lease
       // the cache shows naming this incarnation
       var mine = new TreeSet<>(held);
@@ -582,7 +452,7 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
               });
       released = results.stream().filter(Optional::isPresent).count();
     }
-    deleteMemberLease();
+    member.delete();
     LOG.info("planned stop: released {} shard(s) and the member Lease of {}", released, replicaId);
   }
 
@@ -592,7 +462,7 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
 
   private void reportRefusal(Optional<String> now) {
     if (!now.equals(refusal)) {
-      var lease = memberLease;
+      var lease = member.current();
       now.ifPresentOrElse(
           r -> {
             LOG.error("ShardConfigMismatch: {}", r);
