@@ -90,11 +90,6 @@ public record CoordinationSettings(
     return ShardFunction.HASH_VERSION;
   }
 
-  /** Longest time a shard of a crashed replica can stay without an owner (before resync). */
-  public Duration failoverBound() {
-    return leaseDuration.plus(renewInterval);
-  }
-
   private static void requirePositive(String name, Duration value) {
     Objects.requireNonNull(value, name);
     if (value.isNegative() || value.isZero()) {

@@ -72,10 +72,6 @@ public final class ReconcileLanes<K> {
     return resync.isEmpty() ? Optional.empty() : Optional.of(resyncRate.untilNext());
   }
 
-  public int liveBacklog() {
-    return live.size();
-  }
-
   public int resyncBacklog() {
     return resync.size();
   }

@@ -78,8 +78,4 @@ public final class CoordinationMetrics {
   void unownedFor(Duration elapsed) {
     unownedSeconds.increment(elapsed.toNanos() / 1e9);
   }
-
-  public Timer renewTimer() {
-    return renew;
-  }
 }

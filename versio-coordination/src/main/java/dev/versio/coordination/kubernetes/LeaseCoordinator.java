@@ -198,10 +198,6 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
     return refusal;
   }
 
-  public String replicaId() {
-    return replicaId;
-  }
-
   /** Planned stop: stop writing, release every shard and the member Lease, then stop the loop. */
   @Override
   public void close() {

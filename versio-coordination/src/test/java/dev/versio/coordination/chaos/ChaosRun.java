@@ -74,6 +74,27 @@ final class ChaosRun {
       int shardsMoved,
       int movedBetweenStaying) {}
 
+  /**
+   * Shards whose holder changed between two snapshots, and of those the ones that moved between two
+   * members other than the one that joined or left.
+   */
+  record Moves(int moved, int betweenStaying) {
+    static Moves of(Map<Integer, String> before, Map<Integer, String> after, String changed) {
+      int moved = 0;
+      int between = 0;
+      for (var e : before.entrySet()) {
+        var now = after.get(e.getKey());
+        if (!e.getValue().equals(now)) {
+          moved++;
+          if (!e.getValue().equals(changed) && !changed.equals(now)) {
+            between++;
+          }
+        }
+      }
+      return new Moves(moved, between);
+    }
+  }
+
   private final Parameters p;
   private final KubernetesClient client;
   private final String namespace;
@@ -284,17 +305,7 @@ final class ChaosRun {
     double seconds = awaitNewOwners(victim, affected, t0, Duration.ofSeconds(30));
     awaitSteady("after stopping " + victim);
     double gap = shardGap(victim, before, t0);
-    var after = holdersNow();
-    int moved = 0;
-    int between = 0;
-    for (var e : before.entrySet()) {
-      if (!e.getValue().equals(after.get(e.getKey()))) {
-        moved++;
-        if (!e.getValue().equals(victim)) {
-          between++;
-        }
-      }
-    }
+    var moves = Moves.of(before, holdersNow(), victim);
     disruptions.add(
         new Disruption(
             restart ? Kind.TERM : Kind.REMOVE,
@@ -303,8 +314,8 @@ final class ChaosRun {
             affected.size(),
             seconds,
             gap,
-            moved,
-            between));
+            moves.moved(),
+            moves.betweenStaying()));
     if (restart) {
       join(victim, Kind.TERM);
     }
@@ -316,17 +327,9 @@ final class ChaosRun {
     var worker = launch(id);
     worker.awaitReady();
     awaitSteady("after " + id + " joined");
-    var after = holdersNow();
-    int moved = 0;
-    int between = 0;
-    for (var e : before.entrySet()) {
-      if (!e.getValue().equals(after.get(e.getKey()))) {
-        moved++;
-        if (!after.get(e.getKey()).equals(id)) {
-          between++;
-        }
-      }
-    }
+    var moves = Moves.of(before, holdersNow(), id);
+    int moved = moves.moved();
+    int between = moves.betweenStaying();
     joinMoveRatios.add(moved / (double) p.shards() * (membersBefore + 1));
     if (cause == Kind.ADD) {
       disruptions.add(new Disruption(Kind.ADD, id, membersBefore, 0, 0, 0, moved, between));

@@ -49,10 +49,6 @@ final class WorkerProcess {
     return new WorkerProcess(id, process, log);
   }
 
-  String id() {
-    return id;
-  }
-
   /** Waits until the worker printed READY (its lease loop runs). */
   void awaitReady() throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -80,9 +76,5 @@ final class WorkerProcess {
     if (!process.waitFor(30, TimeUnit.SECONDS)) {
       process.destroyForcibly();
     }
-  }
-
-  boolean alive() {
-    return process.isAlive();
   }
 }

@@ -9,10 +9,12 @@ import org.junit.jupiter.api.Test;
 class CoordinationSettingsTest {
 
   @Test
-  void theDefaultsAreFifteenSecondLeasesRenewedEveryFiveAndAFailoverBoundOfTwenty() {
+  void theDefaultsAre256ShardsAndFifteenSecondLeasesRenewedEveryFiveWithATenSecondDeadline() {
     var defaults = CoordinationSettings.defaults("versio-operator", "1.0.0");
     assertThat(defaults.shardCount()).isEqualTo(256);
-    assertThat(defaults.failoverBound()).isEqualTo(Duration.ofSeconds(20));
+    assertThat(defaults.leaseDuration()).isEqualTo(Duration.ofSeconds(15));
+    assertThat(defaults.renewInterval()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(defaults.renewDeadline()).isEqualTo(Duration.ofSeconds(10));
   }
 
   @Test
