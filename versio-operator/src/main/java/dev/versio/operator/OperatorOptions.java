@@ -1,0 +1,173 @@
+package dev.versio.operator;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How the operator runs.
+ *
+ * @param namespace the operator's namespace: children of servers without {@code spec.namespace} and
+ *     the admission TLS Secret live here
+ * @param crdSupport whether CRDConversionConfigs are reconciled (and admitted)
+ * @param xrdSupport whether XRDConversionConfigs are reconciled (and admitted)
+ * @param host the address the ops and admission listeners bind to
+ * @param opsPort plain-HTTP port of {@code /metrics}, {@code /healthz}, {@code /readyz} (0 = free)
+ * @param admission how the admission webhook is served and registered; null = not served
+ * @param fanoutQps how many configs per second a server change enqueues (0 = unpaced)
+ * @param resyncInterval the periodic self-check of every config and server
+ * @param gateRequeue how soon a config waiting on a gate (target, server) is looked at again
+ * @param deletionRequeue how soon a blocked delete is looked at again
+ * @param reconcileThreads how many reconciles run at once
+ * @param xrdApiPoll how often the operator looks for Crossplane's XRD API while it is missing
+ */
+public record OperatorOptions(
+    String namespace,
+    boolean crdSupport,
+    boolean xrdSupport,
+    String host,
+    int opsPort,
+    Admission admission,
+    double fanoutQps,
+    Duration resyncInterval,
+    Duration gateRequeue,
+    Duration deletionRequeue,
+    int reconcileThreads,
+    Duration xrdApiPoll) {
+
+  public static final double DEFAULT_FANOUT_QPS = 50.0;
+
+  public OperatorOptions {
+    Objects.requireNonNull(namespace, "namespace");
+    Objects.requireNonNull(host, "host");
+    Objects.requireNonNull(resyncInterval, "resyncInterval");
+    Objects.requireNonNull(gateRequeue, "gateRequeue");
+    Objects.requireNonNull(deletionRequeue, "deletionRequeue");
+    Objects.requireNonNull(xrdApiPoll, "xrdApiPoll");
+    if (!crdSupport && !xrdSupport) {
+      throw new IllegalArgumentException(
+          "--enable-crd-support and --enable-xrd-support are both off: enable at least one");
+    }
+    if (fanoutQps < 0 || Double.isNaN(fanoutQps)) {
+      throw new IllegalArgumentException("--fanout-qps must be 0 (unpaced) or positive");
+    }
+    if (reconcileThreads < 1) {
+      throw new IllegalArgumentException("--max-concurrent-reconciles must be at least 1");
+    }
+  }
+
+  /** Defaults for a namespace: both kinds, ops on a free loopback port, no admission. */
+  public static OperatorOptions defaults(String namespace) {
+    return new OperatorOptions(
+        namespace,
+        true,
+        true,
+        "127.0.0.1",
+        0,
+        null,
+        DEFAULT_FANOUT_QPS,
+        Duration.ofMinutes(5),
+        Duration.ofSeconds(15),
+        Duration.ofSeconds(30),
+        4,
+        Duration.ofSeconds(10));
+  }
+
+  public OperatorOptions withAdmission(Admission admission) {
+    return new OperatorOptions(
+        namespace,
+        crdSupport,
+        xrdSupport,
+        host,
+        opsPort,
+        admission,
+        fanoutQps,
+        resyncInterval,
+        gateRequeue,
+        deletionRequeue,
+        reconcileThreads,
+        xrdApiPoll);
+  }
+
+  public OperatorOptions withFanoutQps(double qps) {
+    return new OperatorOptions(
+        namespace,
+        crdSupport,
+        xrdSupport,
+        host,
+        opsPort,
+        admission,
+        qps,
+        resyncInterval,
+        gateRequeue,
+        deletionRequeue,
+        reconcileThreads,
+        xrdApiPoll);
+  }
+
+  public OperatorOptions withGateRequeue(Duration requeue) {
+    return new OperatorOptions(
+        namespace,
+        crdSupport,
+        xrdSupport,
+        host,
+        opsPort,
+        admission,
+        fanoutQps,
+        resyncInterval,
+        requeue,
+        deletionRequeue,
+        reconcileThreads,
+        xrdApiPoll);
+  }
+
+  public OperatorOptions withSupport(boolean crd, boolean xrd) {
+    return new OperatorOptions(
+        namespace,
+        crd,
+        xrd,
+        host,
+        opsPort,
+        admission,
+        fanoutQps,
+        resyncInterval,
+        gateRequeue,
+        deletionRequeue,
+        reconcileThreads,
+        xrdApiPoll);
+  }
+
+  /**
+   * The operator's own validating admission webhook.
+   *
+   * @param port HTTPS port it listens on (0 = free)
+   * @param url how the apiserver reaches it, e.g. {@code https://127.0.0.1:9443} for local
+   *     development and tests; null = through the in-cluster Service {@code serviceName}
+   * @param serviceName the Service in front of the operator (Service mode)
+   * @param servicePort that Service's port
+   * @param tlsSecret the Secret holding the operator's self-signed CA and serving certificate
+   * @param webhookConfiguration the ValidatingWebhookConfiguration the operator manages
+   */
+  public record Admission(
+      int port,
+      URI url,
+      String serviceName,
+      int servicePort,
+      String tlsSecret,
+      String webhookConfiguration) {
+    public Admission {
+      Objects.requireNonNull(tlsSecret, "tlsSecret");
+      Objects.requireNonNull(webhookConfiguration, "webhookConfiguration");
+      if (url == null && (serviceName == null || serviceName.isBlank())) {
+        throw new IllegalArgumentException(
+            "the admission webhook needs --admission-url (local) or --admission-service (in cluster)");
+      }
+    }
+
+    /** URL mode on loopback, for local development and tests. */
+    public static Admission local(int port, URI url) {
+      return new Admission(
+          port, url, null, 443, "versio-operator-admission-tls", "versio-admission");
+    }
+  }
+}
