@@ -7,10 +7,8 @@ import dev.versio.webhook.tracing.ReviewTracing;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -109,7 +107,7 @@ final class WebhookServerCommand implements Callable<Integer> {
             host,
             conversionPort,
             opsPort,
-            parse(certReloadInterval),
+            Durations.parse(certReloadInterval),
             maxBodyBytes,
             initialSyncWorkers == null
                 ? Runtime.getRuntime().availableProcessors()
@@ -137,20 +135,5 @@ final class WebhookServerCommand implements Callable<Integer> {
       stop.await();
     }
     return 0;
-  }
-
-  static Duration parse(String text) {
-    var m = Pattern.compile("(\\d+)(ms|s|m|h)").matcher(text.trim());
-    if (!m.matches()) {
-      throw new IllegalArgumentException(
-          "'" + text + "' is not a duration: use e.g. 500ms, 30s, 5m or 1h");
-    }
-    long n = Long.parseLong(m.group(1));
-    return switch (m.group(2)) {
-      case "ms" -> Duration.ofMillis(n);
-      case "s" -> Duration.ofSeconds(n);
-      case "m" -> Duration.ofMinutes(n);
-      default -> Duration.ofHours(n);
-    };
   }
 }
