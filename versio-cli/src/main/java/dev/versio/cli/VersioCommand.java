@@ -29,6 +29,7 @@ import picocli.CommandLine.Command;
       GenerateCommand.class,
       MigrateStorageCommand.class,
       WebhookServerCommand.class,
+      OperatorCommand.class,
       CompletionCommand.class,
       CommandLine.HelpCommand.class
     },

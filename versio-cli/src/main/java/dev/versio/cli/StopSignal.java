@@ -1,0 +1,135 @@
+package dev.versio.cli;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * SIGTERM and Ctrl-C (SIGINT) as a request to stop, for the long-running commands: the command's
+ * own thread waits in {@link #await}, closes what it started in order, and returns exit code 0. (A
+ * plain shutdown hook cannot do that: the JVM exits with 143 or 130 after a signal whatever the
+ * hooks do.) A second signal while stopping exits at once with 128 + the signal number, which still
+ * runs the shutdown hooks.
+ *
+ * <p>Where the JDK does not offer signal handlers ({@code jdk.unsupported} missing), a shutdown
+ * hook stands in: it requests the stop and waits (up to {@code grace}) until the command calls
+ * {@link #stopped}.
+ */
+public final class StopSignal {
+  private static final String[] SIGNALS = {"TERM", "INT"};
+
+  private final CountDownLatch requested = new CountDownLatch(1);
+  private final CountDownLatch finished = new CountDownLatch(1);
+  private final AtomicInteger received = new AtomicInteger();
+  private volatile String reason = "";
+
+  private StopSignal() {}
+
+  /**
+   * Installs the handlers for this process.
+   *
+   * @param grace how long a fallback shutdown hook waits for the command to finish stopping
+   */
+  public static StopSignal install(Duration grace) {
+    var stop = new StopSignal();
+    if (!stop.installHandlers()) {
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    stop.request("shutdown");
+                    stop.awaitStopped(grace);
+                  },
+                  "versio-stop"));
+    }
+    return stop;
+  }
+
+  /** Requests the stop from inside the process (e.g. a child process died). */
+  public void request(String why) {
+    if (requested.getCount() > 0) {
+      reason = why;
+      requested.countDown();
+    }
+  }
+
+  /** Waits until a stop is requested. */
+  public void await() throws InterruptedException {
+    requested.await();
+  }
+
+  /** Waits up to {@code timeout}; true when a stop was requested. */
+  public boolean await(Duration timeout) throws InterruptedException {
+    return requested.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  public boolean isRequested() {
+    return requested.getCount() == 0;
+  }
+
+  /** What requested the stop, e.g. {@code SIGTERM}; empty while none was requested. */
+  public String reason() {
+    return reason;
+  }
+
+  /** Tells a waiting fallback hook that everything is stopped. */
+  public void stopped() {
+    finished.countDown();
+  }
+
+  private void awaitStopped(Duration grace) {
+    try {
+      finished.await(grace.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void onSignal(String name, int number) {
+    if (received.incrementAndGet() == 1) {
+      request("SIG" + name);
+    } else {
+      // impatient: a second Ctrl-C stops now; shutdown hooks still stop child processes
+      new Thread(() -> Runtime.getRuntime().exit(128 + number), "versio-force-stop").start();
+    }
+  }
+
+  /**
+   * Registers {@code sun.misc.Signal} handlers by reflection: the API is supported (module {@code
+   * jdk.unsupported}) but javac warns about every direct use.
+   */
+  private boolean installHandlers() {
+    try {
+      var signalClass = Class.forName("sun.misc.Signal");
+      var handlerClass = Class.forName("sun.misc.SignalHandler");
+      var getName = signalClass.getMethod("getName");
+      var getNumber = signalClass.getMethod("getNumber");
+      var handle = signalClass.getMethod("handle", signalClass, handlerClass);
+      InvocationHandler onCall =
+          (proxy, method, args) ->
+              switch (method.getName()) {
+                case "handle" -> {
+                  onSignal((String) getName.invoke(args[0]), (Integer) getNumber.invoke(args[0]));
+                  yield null;
+                }
+                case "hashCode" -> System.identityHashCode(proxy);
+                case "equals" -> proxy == args[0];
+                case "toString" -> "versio stop handler";
+                default -> null;
+              };
+      var handler =
+          Proxy.newProxyInstance(
+              StopSignal.class.getClassLoader(), new Class<?>[] {handlerClass}, onCall);
+      for (var name : SIGNALS) {
+        var signal = signalClass.getConstructor(String.class).newInstance(name);
+        handle.invoke(null, signal, handler);
+      }
+      return true;
+    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+      return false;
+    }
+  }
+}
