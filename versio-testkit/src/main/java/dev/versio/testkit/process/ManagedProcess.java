@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
@@ -24,6 +25,16 @@ public final class ManagedProcess {
   /** Starts {@code command} with its output appended to {@code log}. */
   public static ManagedProcess start(String name, List<String> command, Path log)
       throws IOException {
+    return start(name, command, Map.of(), log);
+  }
+
+  /**
+   * Starts {@code command} with its output appended to {@code log}, in this process's environment
+   * plus {@code environment} (whose entries win).
+   */
+  public static ManagedProcess start(
+      String name, List<String> command, Map<String, String> environment, Path log)
+      throws IOException {
     Objects.requireNonNull(name, "name");
     Files.createDirectories(log.getParent());
     var builder =
@@ -31,6 +42,7 @@ public final class ManagedProcess {
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+    builder.environment().putAll(environment);
     return new ManagedProcess(name, builder.start(), log);
   }
 
