@@ -1,5 +1,6 @@
 package dev.versio.cli;
 
+import dev.versio.cli.dev.DevCommand;
 import dev.versio.cli.live.MigrateStorageCommand;
 import dev.versio.cli.offline.AnalyzeCommand;
 import dev.versio.cli.offline.ConvertCommand;
@@ -30,6 +31,7 @@ import picocli.CommandLine.Command;
       MigrateStorageCommand.class,
       WebhookServerCommand.class,
       OperatorCommand.class,
+      DevCommand.class,
       CompletionCommand.class,
       CommandLine.HelpCommand.class
     },

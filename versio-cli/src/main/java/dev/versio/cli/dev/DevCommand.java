@@ -1,0 +1,270 @@
+package dev.versio.cli.dev;
+
+import dev.versio.cli.Durations;
+import dev.versio.cli.StopSignal;
+import dev.versio.testkit.ControlPlaneAssets;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code versio dev}: Versio working end to end on this machine, until Ctrl-C. */
+@Command(
+    name = "dev",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "See Versio work: a local apiserver, the operator, a webhook server and one example story.",
+      "",
+      "Starts etcd and kube-apiserver 1.20.2 on loopback ports, installs Versio's CRDs, runs"
+          + " `versio webhook-server` and `versio operator` as child processes, creates the"
+          + " default ConversionWebhookServer (URL mode), applies a story from examples/ (its CRD,"
+          + " config and samples) and waits until the operator reports the config Applied. Then"
+          + " it prints kubectl commands that read the same object at every version, converted"
+          + " by the webhook server, and stays up until Ctrl-C or SIGTERM, which stops"
+          + " everything it started.",
+      "",
+      "Needs the etcd and kube-apiserver binaries that hack/control-plane.sh provisions once per"
+          + " machine (about 5 minutes; root or sudo). When they are missing, versio dev says so;"
+          + " with --provision it runs that script itself (found next to the examples folder).",
+      ""
+    },
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  versio dev",
+      "  versio dev --story kitchen-sink --work-dir /tmp/versio-dev",
+      "",
+      "Exit codes: 0 stopped by Ctrl-C or SIGTERM; 1 a step failed (the message names the log);"
+          + " 2 bad flags, an unknown story or missing binaries."
+    })
+public final class DevCommand implements Callable<Integer> {
+  @Option(
+      names = "--story",
+      defaultValue = "field-rename",
+      paramLabel = "NAME",
+      description =
+          "The example story to apply: a folder of --examples-dir with crd.yaml, config.yaml and"
+              + " samples/ (default: ${DEFAULT-VALUE}).")
+  String story;
+
+  @Option(
+      names = "--examples-dir",
+      paramLabel = "DIR",
+      description =
+          "Where the stories are (default: the first examples/ folder in the current directory or"
+              + " above, else next to the versio installation).")
+  Path examplesDir;
+
+  @Option(
+      names = "--work-dir",
+      defaultValue = "target/versio-dev",
+      paramLabel = "DIR",
+      description =
+          "Where each run keeps its kubeconfig, certificates and logs, in a folder cp-<id> of its"
+              + " own (default: ${DEFAULT-VALUE}).")
+  Path workDir;
+
+  @Option(
+      names = "--timeout",
+      defaultValue = "120s",
+      paramLabel = "DURATION",
+      converter = Durations.Converter.class,
+      description = "How long to wait until the config is Applied (default: 120s).")
+  Duration timeout;
+
+  @Option(
+      names = "--provision",
+      description =
+          "Run hack/control-plane.sh first when the etcd and kube-apiserver binaries are missing.")
+  boolean provision;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    var out = spec.commandLine().getOut();
+    var err = spec.commandLine().getErr();
+    if (timeout.isZero()) {
+      throw new IllegalArgumentException("--timeout must be longer than 0, e.g. 120s");
+    }
+    var progress = new Progress(out, Clock.systemUTC());
+    Story loaded;
+    ControlPlaneAssets assets;
+    try {
+      var examples = examples();
+      loaded = Story.load(examples, story);
+      assets = assets(examples, progress);
+    } catch (DevFailure e) {
+      report(err, e, null);
+      return e.exitCode();
+    }
+    // from here on, SIGTERM and Ctrl-C stop what was started, and the exit code is 0
+    var stop = StopSignal.install(Duration.ofSeconds(60));
+    var session = new DevSession(progress, stop::isRequested);
+    int code = 0;
+    try {
+      session.startControlPlane(assets, workDir.toAbsolutePath().normalize());
+      session.installVersioCrds();
+      var endpoint = session.createDefaultServer();
+      var webhook = session.startWebhookServer(endpoint);
+      var operator = session.startOperator();
+      session.awaitReady(webhook, "webhook server ready (" + endpoint.url() + ")");
+      session.awaitReady(operator, "operator ready");
+      session.applyStory(loaded);
+      session.awaitApplied(loaded, timeout);
+      var failed = session.checkConversions(loaded);
+      printInstructions(progress, session, loaded);
+      if (!failed.isEmpty()) {
+        err.println("versio dev: warning: reads through the webhook server failed:");
+        failed.forEach(f -> err.println("  " + f));
+        err.println("  Webhook server log: " + session.childLog("webhook-server"));
+        err.flush();
+      }
+      code = runUntilStopped(session, stop, progress, err);
+    } catch (DevSession.StopRequested e) {
+      progress.step(stop.reason() + " received before everything was up");
+    } catch (DevFailure e) {
+      report(err, e, session);
+      code = e.exitCode();
+    } catch (RuntimeException e) {
+      var message = e.getMessage() == null ? e.toString() : e.getMessage();
+      report(err, DevFailure.runtime(message), session);
+      code = DevFailure.RUNTIME;
+    } finally {
+      progress.step("stopping the operator, the webhook server, kube-apiserver and etcd");
+      session.close();
+      progress.step(
+          "stopped everything"
+              + (session.controlPlaneStarted() ? "; logs kept in " + session.directory() : ""));
+      stop.stopped();
+    }
+    return code;
+  }
+
+  /** Waits for SIGTERM or Ctrl-C; a child or the control plane dying ends the run with 1. */
+  private static int runUntilStopped(
+      DevSession session, StopSignal stop, Progress progress, PrintWriter err) {
+    try {
+      while (!stop.await(Duration.ofSeconds(1))) {
+        var dead = session.deadProcess();
+        if (dead.isPresent()) {
+          report(err, DevFailure.runtime("a process died: " + dead.get()), session);
+          return DevFailure.RUNTIME;
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    progress.step(stop.reason() + " received");
+    return 0;
+  }
+
+  private static void printInstructions(Progress progress, DevSession session, Story story) {
+    progress.step(
+        "ready: the apiserver converts "
+            + story.kind()
+            + " objects through Versio's webhook server");
+    progress.print("");
+    progress.print("  kubeconfig: " + session.kubeconfig());
+    progress.print("");
+    progress.print("  Read the same object at each version:");
+    var sample = story.toCreate().getFirst();
+    var namespace =
+        story.namespaced() && !sample.namespace().equals("default")
+            ? " -n " + sample.namespace()
+            : "";
+    for (var version : story.versions()) {
+      progress.print(
+          "    "
+              + session.kubectl()
+              + " get "
+              + story.resourceAt(version)
+              + " "
+              + sample.objectName()
+              + namespace
+              + " -o yaml");
+    }
+    progress.print("");
+    progress.print(
+        "  The config:   " + session.kubectl() + " get crdconversionconfigs " + story.configName());
+    progress.print("  Logs:         " + session.directory());
+    progress.print("");
+    progress.print("  Press Ctrl-C to stop; everything started here stops with it.");
+  }
+
+  private static void report(PrintWriter err, DevFailure failure, DevSession session) {
+    err.println("versio dev: " + failure.getMessage());
+    failure.hints().forEach(h -> err.println("  " + h));
+    if (session != null && session.controlPlaneStarted()) {
+      err.println("  Logs of this run: " + session.directory());
+    }
+    err.flush();
+  }
+
+  private Path examples() {
+    if (examplesDir != null) {
+      if (!Files.isDirectory(examplesDir)) {
+        throw DevFailure.setup("--examples-dir " + examplesDir + " is not a folder");
+      }
+      return examplesDir.toAbsolutePath().normalize();
+    }
+    return Story.findExamples(Path.of(""), codeLocation())
+        .orElseThrow(
+            () ->
+                DevFailure.setup(
+                    "no examples/ folder in " + Path.of("").toAbsolutePath() + " or above",
+                    "Run versio dev inside the Versio repository, or pass --examples-dir"));
+  }
+
+  /** Where the CLI's classes are, e.g. {@code versio-cli/target/versio-cli.jar}. */
+  private static Path codeLocation() {
+    try {
+      return Path.of(DevCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    } catch (URISyntaxException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** The etcd and kube-apiserver binaries; provisions them with {@code --provision}. */
+  private ControlPlaneAssets assets(Path examples, Progress progress) {
+    try {
+      return ControlPlaneAssets.locate();
+    } catch (IllegalStateException missing) {
+      var script = examples.getParent().resolve("hack").resolve("control-plane.sh");
+      if (!provision) {
+        throw DevFailure.setup(
+            "the etcd and kube-apiserver binaries are missing. " + missing.getMessage(),
+            Files.isExecutable(script)
+                ? "Run once: " + script + "   (or: versio dev --provision)"
+                : "Get hack/control-plane.sh from the Versio repository and run it once.");
+      }
+      if (!Files.isExecutable(script)) {
+        throw DevFailure.setup(
+            "--provision: no executable hack/control-plane.sh next to " + examples,
+            missing.getMessage());
+      }
+      progress.step("provisioning etcd and kube-apiserver with " + script + " (once per machine)");
+      try {
+        var process = new ProcessBuilder(script.toString()).inheritIO().start();
+        int exit = process.waitFor();
+        if (exit != 0) {
+          throw DevFailure.setup(script + " failed with exit code " + exit + " (see above)");
+        }
+      } catch (IOException e) {
+        throw DevFailure.setup("cannot run " + script + ": " + e.getMessage());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new DevSession.StopRequested();
+      }
+      return ControlPlaneAssets.locate();
+    }
+  }
+}

@@ -1,0 +1,625 @@
+package dev.versio.cli.dev;
+
+import dev.versio.api.config.CRDConversionConfig;
+import dev.versio.api.config.XRDConversionConfig;
+import dev.versio.api.server.ConversionWebhookServer;
+import dev.versio.api.server.ConversionWebhookServerSpec;
+import dev.versio.cli.VersioCommand;
+import dev.versio.testkit.ControlPlane;
+import dev.versio.testkit.ControlPlaneAssets;
+import dev.versio.testkit.Crds;
+import dev.versio.testkit.process.ManagedProcess;
+import dev.versio.testkit.process.ProcessLedger;
+import dev.versio.testkit.process.Watchdog;
+import dev.versio.testkit.tls.CertificateAuthority;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Everything one {@code versio dev} run starts, and its orderly stop: the control plane, Versio's
+ * CRDs and default ConversionWebhookServer, a webhook-server and an operator as child JVMs, and the
+ * story's objects. Child processes are recorded in the test kit's machine-wide {@link
+ * ProcessLedger} and watched by a {@link Watchdog}, so they stop even when this JVM is killed with
+ * {@code kill -9}.
+ */
+final class DevSession implements AutoCloseable {
+  static final String NAMESPACE = "versio-system";
+  static final String SERVER = "default";
+  static final String FIELD_MANAGER = "versio-dev";
+
+  private static final Duration CHILD_READY_TIMEOUT = Duration.ofSeconds(90);
+  private static final Duration CHILD_STOP_GRACE = Duration.ofSeconds(10);
+  private static final Duration POLL = Duration.ofMillis(200);
+
+  /** A child JVM and its plain-HTTP ops port ({@code /readyz}). */
+  record Child(String name, ManagedProcess process, int opsPort) {}
+
+  /** The ports and TLS material of the webhook server. */
+  record WebhookEndpoint(int conversionPort, int opsPort, Path tlsDir, String caBundle) {
+    URI url() {
+      return URI.create("https://127.0.0.1:" + conversionPort);
+    }
+  }
+
+  private final Progress progress;
+  private final BooleanSupplier stopRequested;
+  private final List<Child> children = new ArrayList<>();
+  private final Thread shutdownHook = new Thread(this::close, "versio-dev-stop");
+  private ControlPlane controlPlane;
+  private KubernetesClient client;
+  private ProcessLedger.Entry ledgerEntry;
+  private Watchdog watchdog;
+  private boolean closed;
+
+  DevSession(Progress progress, BooleanSupplier stopRequested) {
+    this.progress = progress;
+    this.stopRequested = stopRequested;
+    Runtime.getRuntime().addShutdownHook(shutdownHook);
+  }
+
+  // ---- control plane and Versio's own objects ----
+
+  /** Starts etcd and kube-apiserver under {@code workDir}. */
+  void startControlPlane(ControlPlaneAssets assets, Path workDir) {
+    progress.step("starting etcd and kube-apiserver (state and logs under " + workDir + ")");
+    controlPlane =
+        ControlPlane.start(
+            assets,
+            workDir,
+            message -> {
+              // the kit's own "ready"/"stopped" lines are replaced by ours; the rest is news
+              if (!message.startsWith("Versio test control plane")) {
+                message.lines().forEach(l -> progress.print("        " + l));
+              }
+            });
+    client = controlPlane.adminClient();
+    var version = client.getKubernetesVersion().getGitVersion();
+    progress.step(
+        "control plane up (kube-apiserver " + version + " at " + controlPlane.url() + ")");
+    var ledger = new ProcessLedger(ProcessLedger.defaultDirectory(), progress::print);
+    ledgerEntry = ledger.open("dev-" + controlPlane.id());
+    try {
+      watchdog = Watchdog.start(ledgerEntry.file());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start the watchdog of the child processes", e);
+    }
+  }
+
+  /** Installs the CRDs of {@code versio.dev} (from versio-api's jar) and waits until served. */
+  void installVersioCrds() {
+    var names = new ArrayList<String>();
+    for (var type :
+        List.<Class<? extends HasMetadata>>of(
+            ConversionWebhookServer.class, CRDConversionConfig.class, XRDConversionConfig.class)) {
+      var name = HasMetadata.getFullResourceName(type);
+      var resource = "META-INF/fabric8/" + name + "-v1.yml";
+      try (InputStream in = DevSession.class.getClassLoader().getResourceAsStream(resource)) {
+        if (in == null) {
+          throw new IllegalStateException(resource + " is not on the classpath (versio-api jar)");
+        }
+        var crd =
+            Serialization.unmarshal(
+                new String(in.readAllBytes(), StandardCharsets.UTF_8),
+                CustomResourceDefinition.class);
+        client.resource(crd).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read " + resource, e);
+      }
+      names.add(name);
+    }
+    names.forEach(name -> Crds.awaitEstablished(client, name));
+    progress.step("Versio CRDs installed (" + String.join(", ", names) + ")");
+    client
+        .namespaces()
+        .resource(
+            new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
+        .fieldManager(FIELD_MANAGER)
+        .serverSideApply();
+  }
+
+  /** Mints the webhook server's certificate and creates the default ConversionWebhookServer. */
+  WebhookEndpoint createDefaultServer() {
+    var tlsDir = controlPlane.directory().resolve("webhook-server-tls");
+    String caBundle;
+    try {
+      Files.createDirectories(tlsDir);
+      var ca = CertificateAuthority.create("versio-dev-webhook-ca-" + controlPlane.id());
+      var cert = ca.issueServer("127.0.0.1", "localhost");
+      Files.writeString(tlsDir.resolve("tls.crt"), cert.certificatePem());
+      Files.writeString(tlsDir.resolve("tls.key"), cert.privateKeyPem());
+      caBundle = ca.material().certificateBase64();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the webhook certificate to " + tlsDir, e);
+    }
+    var endpoint = new WebhookEndpoint(freePort(), freePort(), tlsDir, caBundle);
+    var server = new ConversionWebhookServer();
+    server.setMetadata(new ObjectMetaBuilder().withName(SERVER).build());
+    var spec = new ConversionWebhookServerSpec();
+    spec.isDefault = true;
+    spec.url = endpoint.url().toString();
+    spec.caBundle = caBundle;
+    server.setSpec(spec);
+    client.resource(server).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
+    progress.step(
+        "ConversionWebhookServer "
+            + SERVER
+            + " created (default: true, URL mode: "
+            + endpoint.url()
+            + ")");
+    return endpoint;
+  }
+
+  // ---- child processes ----
+
+  /** Starts {@code versio webhook-server} for the default server; does not wait for it. */
+  Child startWebhookServer(WebhookEndpoint endpoint) {
+    return startChild(
+        "webhook-server",
+        endpoint.opsPort(),
+        List.of(
+            "webhook-server",
+            "--server-name",
+            SERVER,
+            "--tls-cert-dir",
+            endpoint.tlsDir().toString(),
+            "--bind-address",
+            "127.0.0.1",
+            "--conversion-port",
+            Integer.toString(endpoint.conversionPort()),
+            "--ops-port",
+            Integer.toString(endpoint.opsPort())),
+        Map.of("POD_NAME", SERVER + "-webhook-server-dev"));
+  }
+
+  /** Starts {@code versio operator} with admission in URL mode; does not wait for it. */
+  Child startOperator() {
+    int opsPort = freePort();
+    int admissionPort = freePort();
+    return startChild(
+        "operator",
+        opsPort,
+        List.of(
+            "operator",
+            "--namespace",
+            NAMESPACE,
+            "--bind-address",
+            "127.0.0.1",
+            "--ops-port",
+            Integer.toString(opsPort),
+            "--admission-port",
+            Integer.toString(admissionPort),
+            "--admission-url",
+            "https://127.0.0.1:" + admissionPort,
+            // a local loop is quick: look at waiting configs again every 2 s, not every 15 s
+            "--gate-requeue",
+            "2s"),
+        Map.of("POD_NAME", "versio-operator-dev"));
+  }
+
+  private Child startChild(String name, int opsPort, List<String> args, Map<String, String> env) {
+    var command = new ArrayList<String>();
+    command.add(javaBinary());
+    command.addAll(
+        List.of(
+            "--sun-misc-unsafe-memory-access=allow",
+            "--enable-native-access=ALL-UNNAMED",
+            "-cp",
+            System.getProperty("java.class.path"),
+            VersioCommand.class.getName()));
+    command.addAll(args);
+    var environment = new java.util.HashMap<String, String>(env);
+    environment.put("KUBECONFIG", controlPlane.kubeconfig().toString());
+    environment.put("POD_NAMESPACE", NAMESPACE);
+    var log = controlPlane.directory().resolve(name + ".log");
+    try {
+      var process = ManagedProcess.start(name, command, environment, log);
+      ledgerEntry.recordProcess(process);
+      var child = new Child(name, process, opsPort);
+      synchronized (this) {
+        children.add(child);
+      }
+      progress.step(name + " started (pid " + process.pid() + ", log " + log + ")");
+      return child;
+    } catch (IOException e) {
+      throw DevFailure.runtime("cannot start the " + name + " process: " + e.getMessage());
+    }
+  }
+
+  /** Waits until {@code child} answers 200 on {@code /readyz}. */
+  void awaitReady(Child child, String what) {
+    var http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    var request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + child.opsPort() + "/readyz"))
+            .timeout(Duration.ofSeconds(2))
+            .build();
+    long deadline = System.nanoTime() + CHILD_READY_TIMEOUT.toNanos();
+    while (System.nanoTime() < deadline) {
+      checkNotStopped();
+      if (!child.process().isAlive()) {
+        throw DevFailure.runtime(
+            child.name()
+                + " exited with code "
+                + child.process().exitCodeOrNull()
+                + " while starting. Last lines of its log:\n"
+                + indent(child.process().logTail(20)),
+            "Full log: " + child.process().log());
+      }
+      try {
+        if (http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+          progress.step(what);
+          return;
+        }
+      } catch (IOException e) {
+        // not listening yet
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new StopRequested();
+      }
+      pause();
+    }
+    throw DevFailure.runtime(
+        child.name()
+            + " was not ready (GET /readyz on port "
+            + child.opsPort()
+            + ") within "
+            + CHILD_READY_TIMEOUT.toSeconds()
+            + " s",
+        "Its log: " + child.process().log());
+  }
+
+  /** A description of a child or control-plane process that is no longer running. */
+  synchronized Optional<String> deadProcess() {
+    for (var child : children) {
+      if (!child.process().isAlive()) {
+        return Optional.of(
+            child.name()
+                + " (pid "
+                + child.process().pid()
+                + ") exited with code "
+                + child.process().exitCodeOrNull()
+                + ". Last lines of "
+                + child.process().log()
+                + ":\n"
+                + indent(child.process().logTail(20)));
+      }
+    }
+    if (controlPlane != null) {
+      for (var pid : controlPlane.pids()) {
+        if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+          continue;
+        }
+        return Optional.of(
+            "the control plane stopped (pid "
+                + pid
+                + " is gone); logs: "
+                + controlPlane.apiServerLog()
+                + ", "
+                + controlPlane.etcdLog());
+      }
+    }
+    return Optional.empty();
+  }
+
+  // ---- the story ----
+
+  /** Applies the story's CRD and config, and creates its samples at the storage version. */
+  void applyStory(Story story) {
+    var crd = story.crd();
+    client.resource(crd).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
+    Crds.awaitEstablished(client, story.crdName());
+    progress.step(
+        "story "
+            + story.name()
+            + ": CRD "
+            + story.crdName()
+            + " established (versions "
+            + String.join(", ", story.versions())
+            + "; storage "
+            + story.storageVersion()
+            + ")");
+    try {
+      client
+          .resource(story.config())
+          .fieldManager(FIELD_MANAGER)
+          .forceConflicts()
+          .serverSideApply();
+    } catch (KubernetesClientException e) {
+      throw DevFailure.runtime(
+          "the apiserver refused " + story.dir().resolve("config.yaml") + ": " + e.getMessage(),
+          "Operator log (admission): " + operatorLog());
+    }
+    progress.step(
+        "story " + story.name() + ": " + Story.CONFIG_KIND + " " + story.configName() + " applied");
+    for (var sample : story.toCreate()) {
+      var object = copyForCreate(sample.object());
+      if (story.namespaced()) {
+        ensureNamespace(sample.namespace());
+      }
+      var api = client.genericKubernetesResources(context(story, sample.version()));
+      (story.namespaced() ? api.inNamespace(sample.namespace()) : api)
+          .resource(object)
+          .fieldManager(FIELD_MANAGER)
+          .forceConflicts()
+          .serverSideApply();
+      progress.step(
+          "story "
+              + story.name()
+              + ": "
+              + story.kind()
+              + " "
+              + sample.objectName()
+              + " created at "
+              + sample.version()
+              + " (from "
+              + story.dir().relativize(sample.file())
+              + ")");
+    }
+  }
+
+  /**
+   * Waits until the config's {@code status.phase} is {@code Applied}, printing every phase change.
+   */
+  void awaitApplied(Story story, Duration timeout) {
+    var api = client.resources(CRDConversionConfig.class);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    String last = null;
+    String lastPhase = "(no status yet)";
+    progress.step(
+        "waiting for "
+            + story.configName()
+            + " to reach phase Applied (timeout "
+            + timeout.toSeconds()
+            + " s)");
+    while (System.nanoTime() < deadline) {
+      checkNotStopped();
+      var config = api.withName(story.configName()).get();
+      var status = config == null ? null : config.getStatus();
+      if (status != null && status.phase != null) {
+        var phase = status.phase;
+        var message =
+            status.message != null && !status.message.isBlank() ? ": " + status.message : "";
+        var line = phase + message;
+        if (!line.equals(last)) {
+          progress.step("config " + story.configName() + " is " + line);
+          last = line;
+          lastPhase = line;
+        }
+        if (phase.equals("Applied")) {
+          return;
+        }
+        if (phase.equals("Invalid")) {
+          throw DevFailure.runtime(
+              "the operator found the config " + story.configName() + " invalid" + message,
+              "Details: " + describeConfig(story),
+              "Offline check: versio analyze -c "
+                  + story.dir().resolve("config.yaml")
+                  + " --crd "
+                  + story.dir().resolve("crd.yaml"));
+        }
+      }
+      pause();
+    }
+    throw DevFailure.runtime(
+        "the config "
+            + story.configName()
+            + " did not reach phase Applied within "
+            + timeout.toSeconds()
+            + " s (last: "
+            + lastPhase
+            + ")",
+        "Look at it:      " + describeConfig(story),
+        "Operator log:    " + operatorLog(),
+        "Webhook log:     " + childLog("webhook-server"),
+        "Wait longer:     versio dev --timeout 300s");
+  }
+
+  /**
+   * Reads every created sample at every other served version through the apiserver, which calls the
+   * webhook; returns the versions that failed, each with its error.
+   */
+  List<String> checkConversions(Story story) {
+    var failures = new ArrayList<String>();
+    for (var sample : story.toCreate()) {
+      for (var version : story.versions()) {
+        if (version.equals(sample.version())) {
+          continue;
+        }
+        var api = client.genericKubernetesResources(context(story, version));
+        try {
+          var got =
+              (story.namespaced() ? api.inNamespace(sample.namespace()) : api)
+                  .withName(sample.objectName())
+                  .get();
+          if (got == null) {
+            failures.add(sample.objectName() + " at " + version + ": not found");
+          } else {
+            progress.step(
+                "read "
+                    + story.kind()
+                    + " "
+                    + sample.objectName()
+                    + " at "
+                    + version
+                    + ": converted by the webhook server");
+          }
+        } catch (KubernetesClientException e) {
+          failures.add(sample.objectName() + " at " + version + ": " + e.getMessage());
+        }
+      }
+    }
+    return failures;
+  }
+
+  // ---- accessors for the final instructions ----
+
+  Path kubeconfig() {
+    return controlPlane.kubeconfig();
+  }
+
+  Path directory() {
+    return controlPlane.directory();
+  }
+
+  Path operatorLog() {
+    return childLog("operator");
+  }
+
+  Path childLog(String name) {
+    return controlPlane.directory().resolve(name + ".log");
+  }
+
+  String kubectl() {
+    return "kubectl --kubeconfig " + kubeconfig();
+  }
+
+  String describeConfig(Story story) {
+    return kubectl() + " describe crdconversionconfigs.versio.dev " + story.configName();
+  }
+
+  boolean controlPlaneStarted() {
+    return controlPlane != null;
+  }
+
+  // ---- stop ----
+
+  /** Stops the children (SIGTERM, SIGKILL after 10 s), then kube-apiserver and etcd; idempotent. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      Runtime.getRuntime().removeShutdownHook(shutdownHook);
+    } catch (IllegalStateException e) {
+      // already shutting down: this is the hook
+    }
+    var stopping = new ArrayList<Thread>();
+    for (var child : children.reversed()) {
+      stopping.add(
+          Thread.ofPlatform()
+              .name("versio-dev-stop-" + child.name())
+              .start(() -> child.process().stop(CHILD_STOP_GRACE)));
+    }
+    for (var thread : stopping) {
+      try {
+        thread.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    if (client != null) {
+      client.close();
+    }
+    if (controlPlane != null) {
+      controlPlane.close();
+    }
+    if (ledgerEntry != null) {
+      ledgerEntry.close();
+    }
+    if (watchdog != null) {
+      watchdog.close();
+    }
+  }
+
+  // ---- helpers ----
+
+  private void ensureNamespace(String namespace) {
+    if (client.namespaces().withName(namespace).get() == null) {
+      client
+          .namespaces()
+          .resource(
+              new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
+          .fieldManager(FIELD_MANAGER)
+          .serverSideApply();
+    }
+  }
+
+  private static GenericKubernetesResource copyForCreate(GenericKubernetesResource sample) {
+    var copy = Serialization.clone(sample);
+    copy.getMetadata().setResourceVersion(null);
+    copy.getMetadata().setUid(null);
+    copy.getMetadata().setCreationTimestamp(null);
+    copy.getMetadata().setManagedFields(null);
+    return copy;
+  }
+
+  static ResourceDefinitionContext context(Story story, String version) {
+    return new ResourceDefinitionContext.Builder()
+        .withGroup(story.group())
+        .withVersion(version)
+        .withKind(story.kind())
+        .withPlural(story.plural())
+        .withNamespaced(story.namespaced())
+        .build();
+  }
+
+  private void checkNotStopped() {
+    if (stopRequested.getAsBoolean()) {
+      throw new StopRequested();
+    }
+  }
+
+  private void pause() {
+    try {
+      Thread.sleep(POLL); // polling other processes, not test logic
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StopRequested();
+    }
+  }
+
+  private static String javaBinary() {
+    return ProcessHandle.current()
+        .info()
+        .command()
+        .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+  }
+
+  private static int freePort() {
+    try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      socket.setReuseAddress(true);
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("no free loopback port", e);
+    }
+  }
+
+  static String indent(String text) {
+    return text.lines().map(l -> "    " + l).reduce((a, b) -> a + "\n" + b).orElse("    (empty)");
+  }
+
+  /** Thrown out of a wait when SIGTERM or Ctrl-C asked to stop. */
+  static final class StopRequested extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    StopRequested() {
+      super("stop requested", null, false, false);
+    }
+  }
+}
