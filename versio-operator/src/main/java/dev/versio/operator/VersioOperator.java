@@ -17,7 +17,7 @@ import dev.versio.operator.write.WriteGate;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
-import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
+import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetricsV2;
 import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
 import java.time.Clock;
 import java.time.Duration;
@@ -82,7 +82,7 @@ public final class VersioOperator implements AutoCloseable {
             o ->
                 o.withKubernetesClient(client)
                     .withCloseClientOnStop(false)
-                    .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(metrics.registry()))
+                    .withMetrics(MicrometerMetricsV2.newBuilder(metrics.registry()).build())
                     .withConcurrentReconciliationThreads(options.reconcileThreads())
                     .withUseSSAToPatchPrimaryResource(false)
                     .withCacheSyncTimeout(CACHE_SYNC_TIMEOUT));

@@ -11,6 +11,7 @@ import dev.versio.api.server.ConversionWebhookServer;
 import dev.versio.api.server.ConversionWebhookServerSpec;
 import dev.versio.engine.json.EngineJson;
 import dev.versio.testkit.Crds;
+import dev.versio.testkit.stories.ExampleStory;
 import dev.versio.testkit.tls.CertificateAuthority;
 import dev.versio.webhook.WebhookServer;
 import dev.versio.webhook.WebhookServerOptions;
@@ -34,20 +35,9 @@ import java.util.function.Predicate;
 final class OperatorFixture {
   private OperatorFixture() {}
 
-  static Path repositoryRoot() {
-    var dir = Path.of("").toAbsolutePath();
-    while (dir != null && !Files.isDirectory(dir.resolve("deploy/crds"))) {
-      dir = dir.getParent();
-    }
-    if (dir == null) {
-      throw new IllegalStateException("no deploy/crds above " + Path.of("").toAbsolutePath());
-    }
-    return dir;
-  }
-
   /** Applies Versio's own CRDs and waits until they are served. */
   static void installVersioCrds(KubernetesClient client) throws IOException {
-    try (var files = Files.list(repositoryRoot().resolve("deploy/crds"))) {
+    try (var files = Files.list(ExampleStory.repositoryRoot().resolve("deploy/crds"))) {
       for (var file : files.sorted().toList()) {
         Crds.apply(client, file);
       }
