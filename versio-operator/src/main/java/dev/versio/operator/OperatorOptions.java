@@ -121,6 +121,22 @@ public record OperatorOptions(
         xrdApiPoll);
   }
 
+  public OperatorOptions withDeletionRequeue(Duration requeue) {
+    return new OperatorOptions(
+        namespace,
+        crdSupport,
+        xrdSupport,
+        host,
+        opsPort,
+        admission,
+        fanoutQps,
+        resyncInterval,
+        gateRequeue,
+        requeue,
+        reconcileThreads,
+        xrdApiPoll);
+  }
+
   public OperatorOptions withSupport(boolean crd, boolean xrd) {
     return new OperatorOptions(
         namespace,

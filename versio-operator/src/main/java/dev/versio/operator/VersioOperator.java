@@ -1,31 +1,179 @@
 package dev.versio.operator;
 
+import dev.versio.api.server.ConversionWebhookServer;
+import dev.versio.operator.cluster.ClusterCache;
+import dev.versio.operator.config.CRDConfigReconciler;
+import dev.versio.operator.config.ConfigKind;
+import dev.versio.operator.config.ConfigReconciler;
+import dev.versio.operator.config.ConfigWatches;
+import dev.versio.operator.config.XRDConfigReconciler;
+import dev.versio.operator.fanout.ConfigTriggers;
+import dev.versio.operator.gate.HandoverGate;
+import dev.versio.operator.metrics.OperatorMetrics;
+import dev.versio.operator.ops.OpsServer;
+import dev.versio.operator.server.ServerReconciler;
+import dev.versio.operator.write.ClusterWriter;
+import dev.versio.operator.write.WriteGate;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetricsV2;
+import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 import java.util.OptionalInt;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One operator process: informer caches, the config and server reconcilers on the Java Operator
  * SDK, the admission webhook and the ops listener ({@code /metrics}, {@code /healthz}, {@code
- * /readyz}).
+ * /readyz}). Start order: ops listener (so {@code /healthz} answers), caches, controllers,
+ * admission, then ready.
  */
 public final class VersioOperator implements AutoCloseable {
-  private VersioOperator() {}
+  private static final Logger LOG = LoggerFactory.getLogger(VersioOperator.class);
+  private static final Duration CACHE_SYNC_TIMEOUT = Duration.ofMinutes(2);
+
+  private final OperatorMetrics metrics = new OperatorMetrics();
+  private final ClusterCache cache;
+  private final ScheduledExecutorService scheduler =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> Thread.ofPlatform().name("versio-operator-fanout").daemon().unstarted(r));
+  private final OpsServer ops;
+  private final List<AutoCloseable> closeables = new ArrayList<>();
+  private volatile boolean ready;
+  private Operator operator;
+
+  private VersioOperator(KubernetesClient client, OperatorOptions options) {
+    this.cache = new ClusterCache(client, options.xrdSupport());
+    this.ops = OpsServer.start(options.host(), options.opsPort(), metrics, () -> ready);
+  }
 
   /** Starts the operator; returns once caches are synced and (if configured) admission serves. */
   public static VersioOperator start(
       KubernetesClient client, OperatorOptions options, Clock clock) {
-    throw new UnsupportedOperationException("not wired yet");
+    Objects.requireNonNull(client, "client");
+    var operator = new VersioOperator(client, options);
+    try {
+      operator.startUp(client, options, clock);
+      return operator;
+    } catch (RuntimeException e) {
+      operator.close();
+      throw e;
+    }
+  }
+
+  private void startUp(KubernetesClient client, OperatorOptions options, Clock clock) {
+    LOG.info(
+        "versio operator: ops listener on {}:{} (/metrics, /healthz, /readyz); namespace {}",
+        options.host(),
+        ops.port(),
+        options.namespace());
+    var writer = new ClusterWriter(client, WriteGate.single(), clock);
+    var handover = HandoverGate.passThrough();
+    operator =
+        new Operator(
+            o ->
+                o.withKubernetesClient(client)
+                    .withCloseClientOnStop(false)
+                    .withMetrics(MicrometerMetricsV2.newBuilder(metrics.registry()).build())
+                    .withConcurrentReconciliationThreads(options.reconcileThreads())
+                    .withUseSSAToPatchPrimaryResource(false)
+                    .withCacheSyncTimeout(CACHE_SYNC_TIMEOUT));
+    if (options.crdSupport()) {
+      var triggers =
+          new ConfigTriggers<dev.versio.api.config.CRDConversionConfig>(
+              "crd-config-watches", scheduler, options.fanoutQps());
+      new ConfigWatches<>(ConfigKind.CRD, cache, triggers, metrics, options.namespace()).register();
+      register(
+          new CRDConfigReconciler(cache, writer, metrics, triggers, handover, options, clock),
+          "crdconversionconfig",
+          ConfigReconciler.FINALIZER,
+          options);
+    }
+    if (options.xrdSupport()) {
+      var triggers =
+          new ConfigTriggers<dev.versio.api.config.XRDConversionConfig>(
+              "xrd-config-watches", scheduler, options.fanoutQps());
+      new ConfigWatches<>(ConfigKind.XRD, cache, triggers, metrics, options.namespace()).register();
+      register(
+          new XRDConfigReconciler(cache, writer, metrics, triggers, handover, options, clock),
+          "xrdconversionconfig",
+          ConfigReconciler.FINALIZER,
+          options);
+      cache.onXrdApiAvailable(() -> metrics.xrdApiAvailable(true));
+    }
+    var serverTriggers =
+        new ConfigTriggers<ConversionWebhookServer>("server-watches", scheduler, 0);
+    // assignedConfigs (names and phases) follow every config change of either kind
+    cache.onCrdConfig((old, now, deleted) -> serverTriggers.now(serverNames()));
+    cache.onXrdConfig((old, now, deleted) -> serverTriggers.now(serverNames()));
+    register(
+        new ServerReconciler(cache, writer, serverTriggers, options, clock),
+        "conversionwebhookserver",
+        ServerReconciler.FINALIZER,
+        options);
+    cache.start(CACHE_SYNC_TIMEOUT);
+    metrics.xrdApiAvailable(cache.xrdApiAvailable());
+    operator.start();
+    ready = true;
+    metrics.ready(true);
+    LOG.info(
+        "versio operator ready: CRD configs {}, XRD configs {}{}",
+        options.crdSupport() ? "on" : "off",
+        options.xrdSupport() ? "on" : "off",
+        options.xrdSupport() && !cache.xrdApiAvailable()
+            ? " (waiting for Crossplane's XRD API)"
+            : "");
+  }
+
+  private List<String> serverNames() {
+    return cache.servers().stream().map(s -> s.getMetadata().getName()).toList();
+  }
+
+  private <P extends HasMetadata> void register(
+      io.javaoperatorsdk.operator.api.reconciler.Reconciler<P> reconciler,
+      String name,
+      String finalizer,
+      OperatorOptions options) {
+    OnUpdateFilter<P> meaningful = VersioOperator::meaningfulChange;
+    operator.register(
+        reconciler,
+        o ->
+            o.withName(name)
+                .withFinalizer(finalizer)
+                .withReconciliationMaxInterval(options.resyncInterval())
+                .withGenerationAware(false)
+                .withOnUpdateFilter(meaningful));
+  }
+
+  /**
+   * Reconcile on spec changes (generation), annotation changes (the break-glass annotations are
+   * read live), deletion and finalizer changes — not on our own status writes.
+   */
+  static boolean meaningfulChange(HasMetadata a, HasMetadata b) {
+    var x = a.getMetadata();
+    var y = b.getMetadata();
+    return !Objects.equals(x.getGeneration(), y.getGeneration())
+        || !Objects.equals(x.getAnnotations(), y.getAnnotations())
+        || !Objects.equals(x.getDeletionTimestamp(), y.getDeletionTimestamp())
+        || !Objects.equals(x.getFinalizers(), y.getFinalizers());
   }
 
   /** Ready: caches synced and admission serving. */
   public boolean ready() {
-    return false;
+    return ready;
   }
 
   /** The port of the plain-HTTP ops listener. */
   public int opsPort() {
-    return 0;
+    return ops.port();
   }
 
   /** The port of the admission webhook's HTTPS listener, when it is served. */
@@ -33,6 +181,30 @@ public final class VersioOperator implements AutoCloseable {
     return OptionalInt.empty();
   }
 
+  public OperatorMetrics metrics() {
+    return metrics;
+  }
+
   @Override
-  public void close() {}
+  public void close() {
+    ready = false;
+    metrics.ready(false);
+    if (operator != null) {
+      try {
+        operator.stop();
+      } catch (RuntimeException e) {
+        LOG.debug("stopping the controllers: {}", e.toString());
+      }
+    }
+    for (var closeable : closeables) {
+      try {
+        closeable.close();
+      } catch (Exception e) {
+        LOG.debug("closing {}: {}", closeable, e.toString());
+      }
+    }
+    scheduler.shutdownNow();
+    cache.close();
+    ops.close();
+  }
 }

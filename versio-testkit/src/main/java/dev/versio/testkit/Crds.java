@@ -15,7 +15,13 @@ public final class Crds {
   /** Server-side applies the CRD in {@code file} and waits until it is Established. */
   public static CustomResourceDefinition apply(KubernetesClient client, Path file)
       throws IOException {
-    var crd = Serialization.unmarshal(Files.readString(file), CustomResourceDefinition.class);
+    return apply(
+        client, Serialization.unmarshal(Files.readString(file), CustomResourceDefinition.class));
+  }
+
+  /** Server-side applies {@code crd} and waits until it is Established. */
+  public static CustomResourceDefinition apply(
+      KubernetesClient client, CustomResourceDefinition crd) {
     client.resource(crd).forceConflicts().fieldManager("versio-it").serverSideApply();
     awaitEstablished(client, crd.getMetadata().getName());
     return crd;

@@ -10,6 +10,7 @@ import dev.versio.api.config.NameRef;
 import dev.versio.testkit.ControlPlane;
 import dev.versio.testkit.KubeApiServerTest;
 import dev.versio.testkit.KubeTestScope;
+import dev.versio.testkit.stories.CustomResourceType;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -62,12 +63,9 @@ class PlanLifecycleIT {
           .atMost(Duration.ofSeconds(30))
           .until(() -> server.registry().get(crdName).map(e -> e.servable()).orElse(false));
       var namespace = scope.namespace();
-      var v1 =
-          client.genericKubernetesResources(
-              ExampleStoriesThroughApiserverIT.context(group, "v1", "Gizmo", "gizmos", true));
-      var v2 =
-          client.genericKubernetesResources(
-              ExampleStoriesThroughApiserverIT.context(group, "v2", "Gizmo", "gizmos", true));
+      var gizmos = new CustomResourceType(group, "Gizmo", "gizmos", true);
+      var v1 = client.genericKubernetesResources(gizmos.at("v1"));
+      var v2 = client.genericKubernetesResources(gizmos.at("v2"));
       await()
           .atMost(Duration.ofSeconds(20))
           .ignoreExceptions()

@@ -1,12 +1,10 @@
 package dev.versio.webhook;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.versio.api.server.ConversionWebhookServer;
 import dev.versio.api.server.ConversionWebhookServerSpec;
-import dev.versio.engine.json.EngineJson;
 import dev.versio.testkit.ControlPlane;
 import dev.versio.testkit.Crds;
+import dev.versio.testkit.stories.ExampleStory;
 import dev.versio.testkit.tls.CertificateAuthority;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -20,24 +18,11 @@ import java.time.Duration;
  * Shared set-up for webhook ITs: Versio CRDs installed, a serving certificate, a started server.
  */
 final class WebhookFixture {
-  static final YAMLMapper YAML = EngineJson.configure(YAMLMapper.builder()).build();
-
   private WebhookFixture() {}
-
-  static Path repositoryRoot() {
-    var dir = Path.of("").toAbsolutePath();
-    while (dir != null && !Files.isDirectory(dir.resolve("deploy/crds"))) {
-      dir = dir.getParent();
-    }
-    if (dir == null) {
-      throw new IllegalStateException("no deploy/crds above " + Path.of("").toAbsolutePath());
-    }
-    return dir;
-  }
 
   /** Applies Versio's own CRDs (idempotent) and waits until they are served. */
   static void installVersioCrds(KubernetesClient client) throws IOException {
-    try (var files = Files.list(repositoryRoot().resolve("deploy/crds"))) {
+    try (var files = Files.list(ExampleStory.repositoryRoot().resolve("deploy/crds"))) {
       for (var file : files.sorted().toList()) {
         Crds.apply(client, file);
       }
@@ -75,10 +60,6 @@ final class WebhookFixture {
             4,
             null);
     return WebhookServer.start(client, options, Clock.systemUTC());
-  }
-
-  static JsonNode yaml(Path file) throws IOException {
-    return YAML.readTree(file.toFile());
   }
 
   /** A ConversionWebhookServer in URL mode pointing at a server started by the test. */

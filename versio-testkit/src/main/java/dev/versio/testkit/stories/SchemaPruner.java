@@ -1,4 +1,4 @@
-package dev.versio.webhook;
+package dev.versio.testkit.stories;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -6,11 +6,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.versio.engine.schema.Classification;
 import dev.versio.engine.schema.SchemaNode;
 
-/** Drops what a structural schema does not declare, as the apiserver prunes stored objects. */
-final class SchemaPruner {
+/**
+ * Stands in for the apiserver's pruning: drops what a structural schema does not declare, as the
+ * apiserver does to what it stores and to what a conversion webhook returns, so that an expected
+ * output can be compared with what a read at that version gives.
+ */
+public final class SchemaPruner {
   private SchemaPruner() {}
 
-  static JsonNode prune(JsonNode value, SchemaNode schema) {
+  /**
+   * {@code value} without what {@code schema} does not declare; {@code null} stays {@code null}.
+   */
+  public static JsonNode prune(JsonNode value, SchemaNode schema) {
     if (value == null
         || schema.preserveUnknownFields()
         || schema.construct() != null

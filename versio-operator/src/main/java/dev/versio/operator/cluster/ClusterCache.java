@@ -1,0 +1,283 @@
+package dev.versio.operator.cluster;
+
+import dev.versio.api.config.CRDConversionConfig;
+import dev.versio.api.config.XRDConversionConfig;
+import dev.versio.api.server.ConversionWebhookServer;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The operator's view of the cluster: informer caches of target CRDs and XRDs, servers, both config
+ * kinds (for assignment and uniqueness) and the servers' TLS Secrets, with indexes by target name.
+ * Gates read from here, never from the apiserver; event sources subscribe here.
+ *
+ * <p>Crossplane's XRD API may be missing: then XRD targets read as "API not installed" and the XRD
+ * informer starts when the API's CRD appears.
+ */
+public final class ClusterCache implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterCache.class);
+  public static final String XRD_API_CRD =
+      "compositeresourcedefinitions.apiextensions.crossplane.io";
+  public static final String XRD_API_VERSION = "apiextensions.crossplane.io/v2";
+  public static final String XRD_KIND = "CompositeResourceDefinition";
+  public static final String MANAGED_SECRET_SELECTOR =
+      "app.kubernetes.io/managed-by=versio-operator";
+  static final String BY_TARGET = "byTarget";
+
+  private final KubernetesClient client;
+  private final SharedIndexInformer<CustomResourceDefinition> crds;
+  private final SharedIndexInformer<ConversionWebhookServer> servers;
+  private final SharedIndexInformer<CRDConversionConfig> crdConfigs;
+  private final SharedIndexInformer<XRDConversionConfig> xrdConfigs;
+  private final SharedIndexInformer<Secret> secrets;
+  private volatile SharedIndexInformer<GenericKubernetesResource> xrds;
+  private final List<Listener<GenericKubernetesResource>> xrdListeners =
+      new CopyOnWriteArrayList<>();
+  private final List<Runnable> xrdApiListeners = new CopyOnWriteArrayList<>();
+  private final boolean watchXrds;
+
+  /** Receives changes of one kind of object; {@code old} is null on add, {@code now} on delete. */
+  public interface Listener<T> {
+    void changed(T old, T now, boolean deleted);
+  }
+
+  public ClusterCache(KubernetesClient client, boolean watchXrds) {
+    this.client = client;
+    this.watchXrds = watchXrds;
+    this.crds = client.apiextensions().v1().customResourceDefinitions().runnableInformer(0);
+    this.servers = client.resources(ConversionWebhookServer.class).runnableInformer(0);
+    this.crdConfigs = client.resources(CRDConversionConfig.class).runnableInformer(0);
+    this.xrdConfigs = client.resources(XRDConversionConfig.class).runnableInformer(0);
+    this.secrets =
+        client
+            .secrets()
+            .inAnyNamespace()
+            .withLabel("app.kubernetes.io/managed-by", "versio-operator")
+            .runnableInformer(0);
+    crdConfigs.addIndexers(
+        Map.of(BY_TARGET, c -> targetKey(c.getSpec() == null ? null : c.getSpec().targetName())));
+    xrdConfigs.addIndexers(
+        Map.of(BY_TARGET, c -> targetKey(c.getSpec() == null ? null : c.getSpec().targetName())));
+    crds.addEventHandler(
+        handler(
+            (old, now, deleted) -> {
+              if (!deleted && XRD_API_CRD.equals(now.getMetadata().getName())) {
+                startXrdInformer();
+              }
+            }));
+  }
+
+  private static List<String> targetKey(String target) {
+    return target == null ? List.of() : List.of(target);
+  }
+
+  /** Starts every informer and waits until the caches are filled. */
+  public void start(Duration timeout) {
+    var all =
+        new ArrayList<SharedIndexInformer<?>>(
+            List.of(crds, servers, crdConfigs, xrdConfigs, secrets));
+    for (var informer : all) {
+      informer.exceptionHandler(
+          (started, error) -> {
+            LOG.warn(
+                "watching {} failed, retrying: {}",
+                informer.getApiTypeClass().getSimpleName(),
+                error.getMessage());
+            return true;
+          });
+      informer.start();
+    }
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (var informer : all) {
+      while (!informer.hasSynced()) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException(
+              "the operator's caches did not fill within "
+                  + timeout.toSeconds()
+                  + " s; check that it may list and watch CustomResourceDefinitions, Secrets and"
+                  + " versio.dev objects");
+        }
+        sleep();
+      }
+    }
+    if (crds.getStore().getByKey(XRD_API_CRD) != null) {
+      startXrdInformer();
+    } else if (watchXrds) {
+      LOG.warn(
+          "Crossplane's XRD API ({}) is not installed: XRDConversionConfigs wait until it is;"
+              + " the operator starts watching XRDs when it appears",
+          XRD_API_CRD);
+    }
+  }
+
+  private static void sleep() {
+    try {
+      Thread.sleep(20); // waiting for an external cache, not for test logic
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while the caches filled", e);
+    }
+  }
+
+  private synchronized void startXrdInformer() {
+    if (!watchXrds || xrds != null) {
+      return;
+    }
+    LOG.info("Crossplane's XRD API is installed: watching CompositeResourceDefinitions");
+    var informer = client.genericKubernetesResources(XRD_API_VERSION, XRD_KIND).runnableInformer(0);
+    informer.addEventHandler(
+        handler((old, now, deleted) -> xrdListeners.forEach(l -> l.changed(old, now, deleted))));
+    informer.exceptionHandler(
+        (started, error) -> {
+          LOG.warn(
+              "watching CompositeResourceDefinitions failed, retrying: {}", error.getMessage());
+          return true;
+        });
+    informer.start();
+    xrds = informer;
+    Thread.ofVirtual()
+        .name("versio-xrd-cache-sync")
+        .start(
+            () -> {
+              while (!informer.hasSynced() && informer.isRunning()) {
+                sleep();
+              }
+              xrdApiListeners.forEach(Runnable::run);
+            });
+  }
+
+  public boolean synced() {
+    return crds.hasSynced()
+        && servers.hasSynced()
+        && crdConfigs.hasSynced()
+        && xrdConfigs.hasSynced()
+        && secrets.hasSynced();
+  }
+
+  /** Whether Crossplane's XRD API is installed and its cache is filled. */
+  public boolean xrdApiAvailable() {
+    var informer = xrds;
+    return informer != null && informer.hasSynced();
+  }
+
+  public Optional<CustomResourceDefinition> crd(String name) {
+    return Optional.ofNullable(crds.getStore().getByKey(name));
+  }
+
+  public Optional<GenericKubernetesResource> xrd(String name) {
+    var informer = xrds;
+    return informer == null
+        ? Optional.empty()
+        : Optional.ofNullable(informer.getStore().getByKey(name));
+  }
+
+  public Optional<ConversionWebhookServer> server(String name) {
+    return Optional.ofNullable(servers.getStore().getByKey(name));
+  }
+
+  public List<ConversionWebhookServer> servers() {
+    return servers.getStore().list();
+  }
+
+  public List<CRDConversionConfig> crdConfigs() {
+    return crdConfigs.getStore().list();
+  }
+
+  public List<XRDConversionConfig> xrdConfigs() {
+    return xrdConfigs.getStore().list();
+  }
+
+  public List<CRDConversionConfig> crdConfigsTargeting(String target) {
+    return crdConfigs.getIndexer().byIndex(BY_TARGET, target);
+  }
+
+  public List<XRDConversionConfig> xrdConfigsTargeting(String target) {
+    return xrdConfigs.getIndexer().byIndex(BY_TARGET, target);
+  }
+
+  public Optional<Secret> secret(String namespace, String name) {
+    return Optional.ofNullable(secrets.getStore().getByKey(namespace + "/" + name));
+  }
+
+  public void onCrd(Listener<CustomResourceDefinition> listener) {
+    crds.addEventHandler(handler(listener));
+  }
+
+  public void onXrd(Listener<GenericKubernetesResource> listener) {
+    xrdListeners.add(listener);
+  }
+
+  /** Runs {@code listener} once Crossplane's XRD API appears and its cache is filled. */
+  public void onXrdApiAvailable(Runnable listener) {
+    xrdApiListeners.add(listener);
+  }
+
+  public void onServer(Listener<ConversionWebhookServer> listener) {
+    servers.addEventHandler(handler(listener));
+  }
+
+  public void onSecret(Listener<Secret> listener) {
+    secrets.addEventHandler(handler(listener));
+  }
+
+  public void onCrdConfig(Listener<CRDConversionConfig> listener) {
+    crdConfigs.addEventHandler(handler(listener));
+  }
+
+  public void onXrdConfig(Listener<XRDConversionConfig> listener) {
+    xrdConfigs.addEventHandler(handler(listener));
+  }
+
+  /** The client the caches use, for the few direct reads a gate needs (never in a hot loop). */
+  public KubernetesClient client() {
+    return client;
+  }
+
+  private static <T extends HasMetadata> ResourceEventHandler<T> handler(Listener<T> listener) {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(T obj) {
+        listener.changed(null, obj, false);
+      }
+
+      @Override
+      public void onUpdate(T oldObj, T newObj) {
+        listener.changed(oldObj, newObj, false);
+      }
+
+      @Override
+      public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+        listener.changed(obj, obj, true);
+      }
+    };
+  }
+
+  static <T, K> Function<T, List<K>> single(Function<T, K> f) {
+    return t -> List.of(f.apply(t));
+  }
+
+  @Override
+  public void close() {
+    for (var informer : List.of(crds, servers, crdConfigs, xrdConfigs, secrets)) {
+      informer.close();
+    }
+    var informer = xrds;
+    if (informer != null) {
+      informer.close();
+    }
+  }
+}

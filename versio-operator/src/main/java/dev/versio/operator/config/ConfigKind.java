@@ -1,0 +1,152 @@
+package dev.versio.operator.config;
+
+import dev.versio.api.config.CRDConversionConfig;
+import dev.versio.api.config.ConversionConfigSpec;
+import dev.versio.api.config.ConversionConfigStatus;
+import dev.versio.api.config.XRDConversionConfig;
+import dev.versio.operator.cluster.ClusterCache;
+import io.fabric8.kubernetes.client.CustomResource;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What differs between the two config kinds: the Java type, the target API, and where the target is
+ * cached. Everything else (gates, status, delete flow) is shared.
+ */
+public sealed interface ConfigKind<
+    C extends CustomResource<? extends ConversionConfigSpec, ConversionConfigStatus>> {
+  ConfigKind<CRDConversionConfig> CRD = new Crd();
+  ConfigKind<XRDConversionConfig> XRD = new Xrd();
+
+  Class<C> type();
+
+  /** {@code crd} or {@code xrd}: the {@code config_kind} metric label. */
+  String label();
+
+  /** The config's Kubernetes kind. */
+  String kind();
+
+  /** What the target is called in messages: "CRD" or "XRD". */
+  String targetNoun();
+
+  String targetApiVersion();
+
+  String targetKind();
+
+  boolean xrd();
+
+  /** The target from the cache; empty when missing. */
+  Optional<TargetView> target(ClusterCache cache, String name);
+
+  /** Configs of this kind targeting {@code target} (index lookup). */
+  List<C> targeting(ClusterCache cache, String target);
+
+  /** Every config of this kind in the cache. */
+  List<C> all(ClusterCache cache);
+
+  /** CRDConversionConfig → CustomResourceDefinition. */
+  record Crd() implements ConfigKind<CRDConversionConfig> {
+    @Override
+    public Class<CRDConversionConfig> type() {
+      return CRDConversionConfig.class;
+    }
+
+    @Override
+    public String label() {
+      return "crd";
+    }
+
+    @Override
+    public String kind() {
+      return "CRDConversionConfig";
+    }
+
+    @Override
+    public String targetNoun() {
+      return "CRD";
+    }
+
+    @Override
+    public String targetApiVersion() {
+      return "apiextensions.k8s.io/v1";
+    }
+
+    @Override
+    public String targetKind() {
+      return "CustomResourceDefinition";
+    }
+
+    @Override
+    public boolean xrd() {
+      return false;
+    }
+
+    @Override
+    public Optional<TargetView> target(ClusterCache cache, String name) {
+      return cache.crd(name).map(TargetView::of);
+    }
+
+    @Override
+    public List<CRDConversionConfig> targeting(ClusterCache cache, String target) {
+      return cache.crdConfigsTargeting(target);
+    }
+
+    @Override
+    public List<CRDConversionConfig> all(ClusterCache cache) {
+      return cache.crdConfigs();
+    }
+  }
+
+  /** XRDConversionConfig → Crossplane CompositeResourceDefinition. */
+  record Xrd() implements ConfigKind<XRDConversionConfig> {
+    @Override
+    public Class<XRDConversionConfig> type() {
+      return XRDConversionConfig.class;
+    }
+
+    @Override
+    public String label() {
+      return "xrd";
+    }
+
+    @Override
+    public String kind() {
+      return "XRDConversionConfig";
+    }
+
+    @Override
+    public String targetNoun() {
+      return "XRD";
+    }
+
+    @Override
+    public String targetApiVersion() {
+      return ClusterCache.XRD_API_VERSION;
+    }
+
+    @Override
+    public String targetKind() {
+      return ClusterCache.XRD_KIND;
+    }
+
+    @Override
+    public boolean xrd() {
+      return true;
+    }
+
+    @Override
+    public Optional<TargetView> target(ClusterCache cache, String name) {
+      return cache.xrd(name).map(TargetView::of);
+    }
+
+    @Override
+    public List<XRDConversionConfig> targeting(ClusterCache cache, String target) {
+      return cache.xrdConfigsTargeting(target);
+    }
+
+    @Override
+    public List<XRDConversionConfig> all(ClusterCache cache) {
+      return cache.xrdConfigs();
+    }
+  }
+}

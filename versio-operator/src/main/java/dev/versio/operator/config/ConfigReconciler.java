@@ -1,0 +1,521 @@
+package dev.versio.operator.config;
+
+import dev.versio.api.assign.Assignment;
+import dev.versio.api.assign.AssignmentResolver;
+import dev.versio.api.assign.ServerView;
+import dev.versio.api.config.ConversionConfigSpec;
+import dev.versio.api.config.ConversionConfigStatus;
+import dev.versio.api.server.ConversionWebhookServer;
+import dev.versio.engine.json.EngineJson;
+import dev.versio.operator.OperatorOptions;
+import dev.versio.operator.cluster.ClusterCache;
+import dev.versio.operator.fanout.ConfigTriggers;
+import dev.versio.operator.gate.CaBundleSource;
+import dev.versio.operator.gate.HandoverGate;
+import dev.versio.operator.gate.ServerReadyGate;
+import dev.versio.operator.metrics.OperatorMetrics;
+import dev.versio.operator.status.Analysis;
+import dev.versio.operator.status.ConfigStatusPolicy;
+import dev.versio.operator.status.ConfigStatusPolicy.DriftPolicy;
+import dev.versio.operator.status.Observation;
+import dev.versio.operator.status.Observation.Check;
+import dev.versio.operator.status.Observation.InvalidCause;
+import dev.versio.operator.status.Observation.Outcome;
+import dev.versio.operator.status.Observation.Revert;
+import dev.versio.operator.status.Observation.WaitCause;
+import dev.versio.operator.status.Phase;
+import dev.versio.operator.write.ClusterWriter;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reconciles one config kind through the gate chain: target → rules → analysis against the live
+ * schema → status → assignment → target Established → server ready → handover → caBundle →
+ * server-side apply of only {@code spec.conversion}. The phase rules live in {@link
+ * ConfigStatusPolicy}; every write goes through {@link ClusterWriter}.
+ */
+public abstract class ConfigReconciler<
+        C extends CustomResource<? extends ConversionConfigSpec, ConversionConfigStatus>>
+    implements Reconciler<C>, Cleaner<C> {
+  private static final Logger LOG = LoggerFactory.getLogger(ConfigReconciler.class);
+  public static final String FINALIZER = "versio.dev/safe-revert";
+  public static final String ALLOW_UNSAFE_DELETE = "versio.dev/allow-unsafe-delete";
+  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+  private final ConfigKind<C> kind;
+  private final ClusterCache cache;
+  private final ClusterWriter writer;
+  private final OperatorMetrics metrics;
+  private final ConfigTriggers<C> triggers;
+  private final CaBundleSource caBundles;
+  private final HandoverGate handover;
+  private final OperatorOptions options;
+  private final Clock clock;
+  private final ConfigAnalyzer analyzer = new ConfigAnalyzer();
+
+  protected ConfigReconciler(
+      ConfigKind<C> kind,
+      ClusterCache cache,
+      ClusterWriter writer,
+      OperatorMetrics metrics,
+      ConfigTriggers<C> triggers,
+      HandoverGate handover,
+      OperatorOptions options,
+      Clock clock) {
+    this.kind = kind;
+    this.cache = cache;
+    this.writer = writer;
+    this.metrics = metrics;
+    this.triggers = triggers;
+    this.caBundles = new CaBundleSource(cache, options.namespace());
+    this.handover = handover;
+    this.options = options;
+    this.clock = clock;
+  }
+
+  @Override
+  public List<EventSource<?, C>> prepareEventSources(EventSourceContext<C> context) {
+    return List.of(triggers);
+  }
+
+  @Override
+  public UpdateControl<C> reconcile(C config, Context<C> context) {
+    if (!writer.mayWrite(config)) {
+      return UpdateControl.noUpdate();
+    }
+    var previous = config.getStatus();
+    var run = new Run(config);
+    var observation = run.observe();
+    var decision = ConfigStatusPolicy.next(previous, observation, clock.instant());
+    writeStatus(config, previous, decision.status());
+    decision
+        .change()
+        .ifPresent(
+            change -> {
+              metrics.phaseTransition(
+                  kind.label(),
+                  run.target,
+                  change.from() == null ? null : change.from().text(),
+                  change.to().text(),
+                  change.reason());
+              writer.event(
+                  config,
+                  change.warning(),
+                  change.to().text(),
+                  (change.from() == null ? "None" : change.from().text())
+                      + " -> "
+                      + change.to().text()
+                      + ": "
+                      + change.message());
+              LOG.info(
+                  "{} {}: {} -> {} ({}): {}",
+                  kind.kind(),
+                  config.getMetadata().getName(),
+                  change.from() == null ? "None" : change.from().text(),
+                  change.to().text(),
+                  change.reason(),
+                  change.message());
+            });
+    if (observation.outcome() instanceof Outcome.ValidationFailed f
+        && f.revert() == Revert.REVERT_FAILED) {
+      throw new IllegalStateException(
+          kind.kind() + " " + config.getMetadata().getName() + ": " + run.revertError);
+    }
+    if (observation.outcome() instanceof Outcome.Waiting) {
+      return UpdateControl.<C>noUpdate().rescheduleAfter(options.gateRequeue());
+    }
+    return UpdateControl.noUpdate();
+  }
+
+  private void writeStatus(C config, ConversionConfigStatus previous, ConversionConfigStatus next) {
+    if (previous != null && EngineJson.sameValue(tree(previous), tree(next))) {
+      return;
+    }
+    writer.replaceStatus(config, next);
+  }
+
+  private static com.fasterxml.jackson.databind.JsonNode tree(Object value) {
+    try {
+      return EngineJson.newMapper().readTree(SERIALIZATION.asJson(value));
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** One pass through the gates for one config. */
+  private final class Run {
+    private final C config;
+    private final ConversionConfigSpec spec;
+    private final String name;
+    private final long generation;
+    private final String target;
+    private String revertError;
+
+    Run(C config) {
+      this.config = config;
+      this.spec = config.getSpec();
+      this.name = config.getMetadata().getName();
+      this.generation =
+          config.getMetadata().getGeneration() == null ? 0 : config.getMetadata().getGeneration();
+      this.target = spec == null || spec.targetName() == null ? "" : spec.targetName();
+    }
+
+    Observation observe() {
+      if (spec == null || target.isBlank()) {
+        return invalid(
+            null,
+            InvalidCause.INVALID_CONFIG,
+            kind.kind() + " " + name + " has no spec.target" + kind.targetNoun() + ".name; set it");
+      }
+      // 1. target
+      if (kind.xrd() && !cache.xrdApiAvailable()) {
+        return new Observation(
+            generation,
+            null,
+            null,
+            null,
+            new Check(false, "XRDApiMissing", "Crossplane's XRD API is not installed"),
+            null,
+            new Outcome.Invalid(
+                InvalidCause.TARGET_NOT_FOUND,
+                "Crossplane's XRD API (compositeresourcedefinitions.apiextensions.crossplane.io) is"
+                    + " not installed; install Crossplane, the operator picks it up by itself"));
+      }
+      var found = kind.target(cache, target);
+      if (found.isEmpty()) {
+        return new Observation(
+            generation,
+            null,
+            null,
+            null,
+            new Check(false, "TargetNotFound", kind.targetNoun() + " " + target + " not found"),
+            null,
+            new Outcome.Invalid(
+                InvalidCause.TARGET_NOT_FOUND,
+                "target "
+                    + kind.targetNoun()
+                    + " "
+                    + target
+                    + " not found; create it or fix spec.target"
+                    + kind.targetNoun()
+                    + ".name"));
+      }
+      var targetView = found.get();
+      // 2-3. rules and analysis against the live schema
+      Analysis analysis;
+      switch (analyzer.analyze(spec, targetView, kind.xrd())) {
+        case ConfigAnalyzer.Result.Unparseable u -> {
+          metrics.analyzeFailure(kind.label(), target, "InvalidConfig");
+          return invalid(targetView, InvalidCause.INVALID_CONFIG, u.message());
+        }
+        case ConfigAnalyzer.Result.Crashed c -> {
+          metrics.analyzeFailure(kind.label(), target, "AnalyzeFailed");
+          LOG.error("{} {}: {}", kind.kind(), name, c.message());
+          return invalid(targetView, InvalidCause.ANALYZE_FAILED, c.message());
+        }
+        case ConfigAnalyzer.Result.Analyzed a -> analysis = a.analysis();
+      }
+      if (analysis.hasErrors()) {
+        metrics.analyzeFailure(kind.label(), target, "ValidationErrors");
+        var message =
+            "the rules do not fit the live schema of "
+                + kind.targetNoun()
+                + " "
+                + target
+                + ": "
+                + ConfigAnalyzer.summaryOf(analysis.errors());
+        var revert = Revert.NOT_ATTEMPTED;
+        if (ConfigStatusPolicy.shouldRevert(config.getStatus(), DriftPolicy.of(spec.driftPolicy))) {
+          revert = revert(targetView);
+        }
+        return new Observation(
+            generation,
+            targetView.generation(),
+            analysis,
+            null,
+            null,
+            null,
+            new Outcome.ValidationFailed(message, revert));
+      }
+      // 4. assignment
+      var servers = cache.servers();
+      var assignment =
+          AssignmentResolver.resolve(
+              spec.webhookServerRef == null ? null : spec.webhookServerRef.name,
+              target,
+              servers.stream().map(ServerView::of).toList());
+      if (assignment instanceof Assignment.Unresolved unresolved) {
+        return new Observation(
+            generation,
+            targetView.generation(),
+            analysis,
+            null,
+            null,
+            null,
+            new Outcome.Invalid(InvalidCause.UNRESOLVED_SERVER, unresolved.reason()));
+      }
+      var serverName = ((Assignment.Assigned) assignment).server();
+      // 5. target Established
+      if (!targetView.established()) {
+        var message = kind.targetNoun() + " " + target + " is not Established yet";
+        return new Observation(
+            generation,
+            targetView.generation(),
+            analysis,
+            serverName,
+            new Check(false, "NotEstablished", message),
+            null,
+            new Outcome.Waiting(WaitCause.NOT_ESTABLISHED, message));
+      }
+      var targetHealthy =
+          new Check(true, "Established", kind.targetNoun() + " " + target + " is Established");
+      // 6. server ready
+      var server = cache.server(serverName).orElse(null);
+      if (server == null) {
+        var message = "ConversionWebhookServer " + serverName + " is not in the cache yet";
+        return waitingOnServer(targetView, analysis, serverName, targetHealthy, message);
+      }
+      var ready = ServerReadyGate.check(server);
+      if (!ready.ok()) {
+        return new Observation(
+            generation,
+            targetView.generation(),
+            analysis,
+            serverName,
+            targetHealthy,
+            ready,
+            new Outcome.Waiting(WaitCause.SERVER_NOT_READY, ready.message()));
+      }
+      // 7. handover (moves only; a pass-through until the handover work)
+      var held = handover.holds(target, config.getStatus(), server);
+      if (held.isPresent()) {
+        return waitingOnServer(targetView, analysis, serverName, targetHealthy, held.get());
+      }
+      // 8. caBundle
+      var bundle = caBundles.bundle(server);
+      if (bundle instanceof CaBundleSource.Result.Missing missing) {
+        return waitingOnServer(
+            targetView, analysis, serverName, targetHealthy, "no CA bundle: " + missing.message());
+      }
+      var caBundle = ((CaBundleSource.Result.Found) bundle).base64();
+      // 9. server-side apply of spec.conversion
+      var endpoint = endpoint(server);
+      var body =
+          ConversionPatch.apply(
+              kind.targetApiVersion(),
+              kind.targetKind(),
+              target,
+              kind.kind() + "/" + name,
+              analysis.schemaHash(),
+              endpoint,
+              caBundle,
+              spec.conversionReviewVersions);
+      if (!ConversionPatch.alreadyApplied(targetView, body)) {
+        long started = System.nanoTime();
+        try {
+          writer.apply(config, body);
+          metrics.applyDuration(
+              kind.label(), target, true, Duration.ofNanos(System.nanoTime() - started));
+        } catch (RuntimeException e) {
+          metrics.applyDuration(
+              kind.label(), target, false, Duration.ofNanos(System.nanoTime() - started));
+          throw new IllegalStateException(
+              "server-side apply of spec.conversion on "
+                  + kind.targetNoun()
+                  + " "
+                  + target
+                  + " failed (retrying): "
+                  + e.getMessage(),
+              e);
+        }
+      }
+      return new Observation(
+          generation,
+          targetView.generation(),
+          analysis,
+          serverName,
+          targetHealthy,
+          ready,
+          new Outcome.Applied(
+              endpoint.url(),
+              endpoint.path(),
+              kind.targetNoun()
+                  + " "
+                  + target
+                  + " converts through ConversionWebhookServer "
+                  + serverName
+                  + " at "
+                  + endpoint.url()));
+    }
+
+    private Observation waitingOnServer(
+        TargetView targetView,
+        Analysis analysis,
+        String serverName,
+        Check targetHealthy,
+        String message) {
+      return new Observation(
+          generation,
+          targetView.generation(),
+          analysis,
+          serverName,
+          targetHealthy,
+          new Check(false, "ServerNotReady", message),
+          new Outcome.Waiting(WaitCause.SERVER_NOT_READY, message));
+    }
+
+    private Observation invalid(TargetView targetView, InvalidCause cause, String message) {
+      return new Observation(
+          generation,
+          targetView == null ? null : targetView.generation(),
+          null,
+          null,
+          null,
+          null,
+          new Outcome.Invalid(cause, message));
+    }
+
+    private Revert revert(TargetView targetView) {
+      if (!owns(targetView)) {
+        return Revert.REVERTED; // nothing of ours is on the target any more
+      }
+      long started = System.nanoTime();
+      try {
+        writer.apply(
+            config, ConversionPatch.revert(kind.targetApiVersion(), kind.targetKind(), target));
+        metrics.applyDuration(
+            kind.label(), target, true, Duration.ofNanos(System.nanoTime() - started));
+        return Revert.REVERTED;
+      } catch (RuntimeException e) {
+        metrics.applyDuration(
+            kind.label(), target, false, Duration.ofNanos(System.nanoTime() - started));
+        revertError =
+            "reverting " + kind.targetNoun() + " " + target + " failed: " + e.getMessage();
+        LOG.warn("{} {}: {}", kind.kind(), name, revertError);
+        return Revert.REVERT_FAILED;
+      }
+    }
+
+    private boolean owns(TargetView targetView) {
+      return (kind.kind() + "/" + name)
+          .equals(targetView.annotations().get(ConversionPatch.MANAGED_BY));
+    }
+
+    private ConversionPatch.Endpoint endpoint(ConversionWebhookServer server) {
+      var serverSpec = server.getSpec();
+      if (serverSpec != null && serverSpec.url != null) {
+        return ConversionPatch.Endpoint.url(serverSpec.url, target);
+      }
+      int port =
+          serverSpec == null || serverSpec.service == null || serverSpec.service.port == null
+              ? 443
+              : serverSpec.service.port;
+      return ConversionPatch.Endpoint.service(
+          CaBundleSource.namespaceOf(server, options.namespace()),
+          server.getMetadata().getName() + "-webhook-server",
+          port,
+          target);
+    }
+  }
+
+  @Override
+  public DeleteControl cleanup(C config, Context<C> context) {
+    if (!writer.mayWrite(config)) {
+      return DeleteControl.noFinalizerRemoval();
+    }
+    var name = config.getMetadata().getName();
+    var status = config.getStatus();
+    var phase = status == null ? null : Phase.of(status.phase);
+    boolean pointsAtWebhook =
+        ConfigStatusPolicy.wasApplied(status)
+            || ConfigStatusPolicy.shouldRevert(status, DriftPolicy.FAIL_CLOSED)
+                && phase == Phase.FAILED;
+    var target = config.getSpec() == null ? null : config.getSpec().targetName();
+    var found =
+        target == null ? java.util.Optional.<TargetView>empty() : kind.target(cache, target);
+    if (!pointsAtWebhook
+        || found.isEmpty()
+        || !(kind.kind() + "/" + name)
+            .equals(found.get().annotations().get(ConversionPatch.MANAGED_BY))) {
+      return DeleteControl.defaultDelete();
+    }
+    var targetView = found.get();
+    var annotations = config.getMetadata().getAnnotations();
+    boolean unsafeAllowed =
+        annotations != null && "true".equals(annotations.get(ALLOW_UNSAFE_DELETE));
+    if (targetView.servedVersions() > 1 && !unsafeAllowed) {
+      var message =
+          "deletion blocked: "
+              + kind.targetNoun()
+              + " "
+              + target
+              + " serves "
+              + targetView.servedVersions()
+              + " versions, and without this config reads at a non-storage version would no"
+              + " longer be converted. Stop serving all but one version first, or annotate the"
+              + " config "
+              + ALLOW_UNSAFE_DELETE
+              + "=\"true\" to delete anyway";
+      var next =
+          ConfigStatusPolicy.deletionBlocked(
+              status, config.getMetadata().getGeneration(), message, clock.instant());
+      boolean newlyBlocked =
+          status == null
+              || !dev.versio.operator.status.Conditions.isTrue(
+                  status.conditions, dev.versio.operator.status.Conditions.DELETION_BLOCKED);
+      writeStatus(config, status, next);
+      if (newlyBlocked) {
+        writer.event(config, true, "DeletionBlocked", message);
+      }
+      return DeleteControl.noFinalizerRemoval()
+          .rescheduleAfter(options.deletionRequeue().toMillis());
+    }
+    long started = System.nanoTime();
+    try {
+      writer.apply(
+          config, ConversionPatch.revert(kind.targetApiVersion(), kind.targetKind(), target));
+      metrics.applyDuration(
+          kind.label(), target, true, Duration.ofNanos(System.nanoTime() - started));
+    } catch (RuntimeException e) {
+      metrics.applyDuration(
+          kind.label(), target, false, Duration.ofNanos(System.nanoTime() - started));
+      throw new IllegalStateException(
+          "reverting "
+              + kind.targetNoun()
+              + " "
+              + target
+              + " before deleting "
+              + name
+              + " failed (retrying): "
+              + e.getMessage(),
+          e);
+    }
+    writer.event(
+        config,
+        false,
+        "Reverted",
+        kind.targetNoun()
+            + " "
+            + target
+            + " reverted to strategy None before the config was deleted");
+    LOG.info(
+        "{} {}: reverted {} {} to strategy None; removing the finalizer",
+        kind.kind(),
+        name,
+        kind.targetNoun(),
+        target);
+    return DeleteControl.defaultDelete();
+  }
+}

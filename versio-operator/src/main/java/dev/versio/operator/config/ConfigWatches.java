@@ -1,0 +1,179 @@
+package dev.versio.operator.config;
+
+import dev.versio.api.assign.ServerView;
+import dev.versio.api.config.ConversionConfigSpec;
+import dev.versio.api.config.ConversionConfigStatus;
+import dev.versio.api.server.ConversionWebhookServer;
+import dev.versio.engine.json.EngineJson;
+import dev.versio.operator.cluster.ClusterCache;
+import dev.versio.operator.fanout.ConfigTriggers;
+import dev.versio.operator.fanout.ServerFanout;
+import dev.versio.operator.fanout.ServerFanout.ConfigRef;
+import dev.versio.operator.gate.CaBundleSource;
+import dev.versio.operator.metrics.OperatorMetrics;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Maps the operator's watches onto configs of one kind: a target CRD/XRD → the configs targeting it
+ * (index lookup); a server change → the configs assigned to it under the old or the new view,
+ * paced; a server's TLS Secret → the configs assigned to that server, paced (a rotated CA reaches
+ * every target within seconds). A mapping that fails is counted, logged and dropped; the periodic
+ * resync repairs it.
+ */
+public final class ConfigWatches<
+    C extends CustomResource<? extends ConversionConfigSpec, ConversionConfigStatus>> {
+  private static final Logger LOG = LoggerFactory.getLogger(ConfigWatches.class);
+  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+  private final ConfigKind<C> kind;
+  private final ClusterCache cache;
+  private final ConfigTriggers<C> triggers;
+  private final OperatorMetrics metrics;
+  private final String operatorNamespace;
+
+  public ConfigWatches(
+      ConfigKind<C> kind,
+      ClusterCache cache,
+      ConfigTriggers<C> triggers,
+      OperatorMetrics metrics,
+      String operatorNamespace) {
+    this.kind = kind;
+    this.cache = cache;
+    this.triggers = triggers;
+    this.metrics = metrics;
+    this.operatorNamespace = operatorNamespace;
+  }
+
+  /** Subscribes to the cache. */
+  public void register() {
+    if (kind.xrd()) {
+      cache.onXrd((old, now, deleted) -> onTarget(now));
+      cache.onXrdApiAvailable(() -> map("mapXrdApiToConfigs", () -> names(kind.all(cache)), false));
+    } else {
+      cache.onCrd((old, now, deleted) -> onTarget(now));
+    }
+    cache.onServer(this::onServer);
+    cache.onSecret(
+        (old, now, deleted) -> map("mapSecretToAssignedConfigs", () -> configsOfSecret(now), true));
+  }
+
+  private void onTarget(HasMetadata target) {
+    var name = target.getMetadata().getName();
+    map("mapTargetToConfigs", () -> names(kind.targeting(cache, name)), false);
+  }
+
+  private void onServer(ConversionWebhookServer old, ConversionWebhookServer now, boolean deleted) {
+    if (!deleted && old != null && !relevantChange(old, now)) {
+      return;
+    }
+    map(
+        deleted ? "mapServerToAssignedConfigs" : "mapServerTransitionToAssignedConfigs",
+        () -> {
+          var name = now.getMetadata().getName();
+          var others =
+              cache.servers().stream()
+                  .filter(s -> !s.getMetadata().getName().equals(name))
+                  .map(ServerView::of)
+                  .toList();
+          var before = deleted ? ServerView.of(now) : old == null ? null : ServerView.of(old);
+          var after = deleted ? null : ServerView.of(now);
+          return ServerFanout.affected(refs(), others, before, after);
+        },
+        true);
+  }
+
+  private List<String> configsOfSecret(io.fabric8.kubernetes.api.model.Secret secret) {
+    var secretName = secret.getMetadata().getName();
+    var suffix = "-webhook-server-tls";
+    if (!secretName.endsWith(suffix)) {
+      return List.of();
+    }
+    var serverName = secretName.substring(0, secretName.length() - suffix.length());
+    var server = cache.server(serverName);
+    if (server.isEmpty()
+        || !CaBundleSource.namespaceOf(server.get(), operatorNamespace)
+            .equals(secret.getMetadata().getNamespace())) {
+      return List.of();
+    }
+    var views = cache.servers().stream().map(ServerView::of).toList();
+    return ServerFanout.assignedTo(refs(), views, serverName);
+  }
+
+  /**
+   * Whether a server update matters to configs: its spec, or what the server-ready gate reads
+   * (conditions, ready replicas, endpoint) — not {@code assignedConfigs}, which configs change.
+   */
+  static boolean relevantChange(ConversionWebhookServer old, ConversionWebhookServer now) {
+    if (!Objects.equals(old.getMetadata().getGeneration(), now.getMetadata().getGeneration())) {
+      return true;
+    }
+    return !EngineJson.sameValue(signal(old), signal(now));
+  }
+
+  private static com.fasterxml.jackson.databind.JsonNode signal(ConversionWebhookServer server) {
+    var node = EngineJson.nodes().objectNode();
+    node.set("spec", tree(server.getSpec()));
+    var status = server.getStatus();
+    if (status != null) {
+      var conditions = node.putArray("conditions");
+      for (var c : status.conditions) {
+        conditions.addObject().put("type", c.getType()).put("status", c.getStatus());
+      }
+      node.put("readyReplicas", status.readyReplicas == null ? 0 : status.readyReplicas);
+      node.put("endpoint", status.endpoint);
+    }
+    return node;
+  }
+
+  private static com.fasterxml.jackson.databind.JsonNode tree(Object value) {
+    try {
+      return EngineJson.newMapper().readTree(SERIALIZATION.asJson(value));
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private List<ConfigRef> refs() {
+    return kind.all(cache).stream()
+        .map(
+            c ->
+                new ConfigRef(
+                    c.getMetadata().getName(),
+                    c.getSpec() == null || c.getSpec().webhookServerRef == null
+                        ? null
+                        : c.getSpec().webhookServerRef.name,
+                    c.getSpec() == null ? null : c.getSpec().targetName()))
+        .toList();
+  }
+
+  private static List<String> names(List<? extends HasMetadata> configs) {
+    return configs.stream().map(c -> c.getMetadata().getName()).toList();
+  }
+
+  private void map(String function, Supplier<List<String>> mapping, boolean paced) {
+    var qualified = kind.label() + "conversionconfig." + function;
+    List<String> names;
+    try {
+      names = mapping.get();
+    } catch (RuntimeException e) {
+      metrics.watchMapListError(qualified);
+      LOG.warn(
+          "{}: cannot map the event to configs (the periodic resync repairs it): {}",
+          qualified,
+          e.toString());
+      return;
+    }
+    if (paced) {
+      triggers.paced(names);
+    } else {
+      triggers.now(names);
+    }
+  }
+}

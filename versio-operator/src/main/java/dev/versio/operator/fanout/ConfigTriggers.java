@@ -1,0 +1,83 @@
+package dev.versio.operator.fanout;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.javaoperatorsdk.operator.processing.event.Event;
+import io.javaoperatorsdk.operator.processing.event.EventHandler;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.AbstractEventSource;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The event source through which the operator's own watches (targets, servers, Secrets) enqueue
+ * configs of one kind: immediately, or paced — de-duplicated, the {@code i}-th one after {@code i /
+ * qps} seconds — so a server change never floods the reconcile queue.
+ */
+public final class ConfigTriggers<P extends HasMetadata>
+    extends AbstractEventSource<HasMetadata, P> {
+  private final ScheduledExecutorService scheduler;
+  private final double qps;
+  private final Sink sink;
+
+  /** Where triggered keys go (the JOSDK event handler, or a recorder in tests). */
+  @FunctionalInterface
+  public interface Sink {
+    void trigger(String name);
+  }
+
+  public ConfigTriggers(String name, ScheduledExecutorService scheduler, double qps) {
+    super(HasMetadata.class, name);
+    this.scheduler = scheduler;
+    this.qps = qps;
+    this.sink = this::handle;
+  }
+
+  /** A trigger that feeds {@code sink} instead of a controller (for tests of the mapping). */
+  public ConfigTriggers(ScheduledExecutorService scheduler, double qps, Sink sink) {
+    super(HasMetadata.class, "recording");
+    this.scheduler = scheduler;
+    this.qps = qps;
+    this.sink = sink;
+  }
+
+  private void handle(String name) {
+    EventHandler handler = getEventHandler();
+    if (handler != null && isRunning()) {
+      handler.handleEvent(new Event(new ResourceID(name)));
+    }
+  }
+
+  /** Enqueues the cluster-scoped configs {@code names} now. */
+  public void now(Collection<String> names) {
+    new LinkedHashSet<>(names).forEach(sink::trigger);
+  }
+
+  /** Enqueues {@code names}, de-duplicated, spread at the configured rate. */
+  public void paced(Collection<String> names) {
+    var unique = new LinkedHashSet<>(names);
+    var delays = FanoutSchedule.delays(unique.size(), qps);
+    int i = 0;
+    for (var name : unique) {
+      var delay = delays.get(i++);
+      if (delay.isZero()) {
+        sink.trigger(name);
+      } else {
+        scheduler.schedule(() -> sink.trigger(name), delay.toNanos(), TimeUnit.NANOSECONDS);
+      }
+    }
+  }
+
+  @Override
+  public Set<HasMetadata> getSecondaryResources(P primary) {
+    return Set.of();
+  }
+
+  /** How long the last of {@code n} paced keys waits. */
+  public Duration spread(int n) {
+    return FanoutSchedule.spread(n, qps);
+  }
+}

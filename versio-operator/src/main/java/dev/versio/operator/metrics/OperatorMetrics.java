@@ -1,0 +1,118 @@
+package dev.versio.operator.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The operator's own metrics ({@code versio_operator_*}); JOSDK's reconcile metrics and JVM metrics
+ * go to the same registry, exposed as Prometheus text on the ops port.
+ */
+public final class OperatorMetrics {
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final AtomicInteger xrdApi = new AtomicInteger();
+  private final AtomicInteger ready = new AtomicInteger();
+
+  public OperatorMetrics() {
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmGcMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ClassLoaderMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    Gauge.builder("versio.operator.xrd.api.available", xrdApi, AtomicInteger::get)
+        .description(
+            "1 when Crossplane's XRD API is installed and watched; XRD configs wait otherwise")
+        .register(registry);
+    Gauge.builder("versio.operator.ready", ready, AtomicInteger::get)
+        .description("1 once caches are synced and admission serves")
+        .register(registry);
+  }
+
+  public MeterRegistry registry() {
+    return registry;
+  }
+
+  /** The Prometheus text exposition. */
+  public String scrape() {
+    return registry.scrape();
+  }
+
+  /**
+   * A config failed to parse or analyse ({@code reason}: InvalidConfig, AnalyzeFailed,
+   * ValidationErrors).
+   */
+  public void analyzeFailure(String kind, String target, String reason) {
+    Counter.builder("versio.operator.analyze.failures")
+        .description("Configs whose rules did not parse or whose analysis found errors")
+        .tag("config_kind", kind)
+        .tag("target", target)
+        .tag("reason", reason)
+        .register(registry)
+        .increment();
+  }
+
+  /** One server-side apply (or revert) of {@code spec.conversion}. */
+  public void applyDuration(String kind, String target, boolean success, Duration took) {
+    Timer.builder("versio.operator.apply.duration")
+        .description("Server-side apply of a target's spec.conversion")
+        .tag("config_kind", kind)
+        .tag("target", target)
+        .tag("result", success ? "success" : "error")
+        .serviceLevelObjectives(
+            Duration.ofMillis(5),
+            Duration.ofMillis(10),
+            Duration.ofMillis(25),
+            Duration.ofMillis(50),
+            Duration.ofMillis(100),
+            Duration.ofMillis(250),
+            Duration.ofMillis(500),
+            Duration.ofSeconds(1),
+            Duration.ofMillis(2500),
+            Duration.ofSeconds(5))
+        .register(registry)
+        .record(took);
+  }
+
+  /** A config changed phase; an empty {@code from} is "None". */
+  public void phaseTransition(String kind, String target, String from, String to, String reason) {
+    Counter.builder("versio.operator.phase.transitions")
+        .description("Phase changes of configs")
+        .tag("config_kind", kind)
+        .tag("target", target)
+        .tag("from_phase", from == null ? "None" : from)
+        .tag("to_phase", to)
+        .tag("reason", reason)
+        .register(registry)
+        .increment();
+  }
+
+  /** A watch mapping could not list what it maps to; the event is dropped until the next resync. */
+  public void watchMapListError(String mapFunc) {
+    Counter.builder("versio.operator.watch.map.list.errors")
+        .description("Watch mappings whose list failed (events lost until the periodic resync)")
+        .tag("map_func", mapFunc)
+        .register(registry)
+        .increment();
+  }
+
+  public void xrdApiAvailable(boolean available) {
+    xrdApi.set(available ? 1 : 0);
+  }
+
+  public void ready(boolean isReady) {
+    ready.set(isReady ? 1 : 0);
+  }
+}

@@ -1,0 +1,353 @@
+package dev.versio.operator.server;
+
+import dev.versio.api.assign.AssignmentResolver;
+import dev.versio.api.assign.ServerView;
+import dev.versio.api.config.ConversionConfigSpec;
+import dev.versio.api.config.ConversionConfigStatus;
+import dev.versio.api.server.ConversionWebhookServer;
+import dev.versio.api.server.ConversionWebhookServerStatus;
+import dev.versio.api.server.ConversionWebhookServerStatus.AssignedConfig;
+import dev.versio.engine.json.EngineJson;
+import dev.versio.operator.OperatorOptions;
+import dev.versio.operator.cluster.ClusterCache;
+import dev.versio.operator.fanout.ConfigTriggers;
+import dev.versio.operator.gate.CaBundleSource;
+import dev.versio.operator.server.ServerObservation.Check;
+import dev.versio.operator.status.Conditions;
+import dev.versio.operator.write.ClusterWriter;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import java.io.ByteArrayInputStream;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Date;
+import java.util.List;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The status part of a ConversionWebhookServer: Available, CertificateReady, ServiceReady,
+ * DefaultConflict, endpoint, replica counts and the sorted configs assigned to it (both kinds); and
+ * the finalizer that keeps a server in use from being deleted. In URL mode readiness is judged from
+ * the URL itself; in Service mode from the Deployment, Service and TLS Secret (the children are
+ * created by the install work; this reads them).
+ */
+public final class ServerReconciler
+    implements Reconciler<ConversionWebhookServer>, Cleaner<ConversionWebhookServer> {
+  private static final Logger LOG = LoggerFactory.getLogger(ServerReconciler.class);
+  public static final String FINALIZER = "versio.dev/protect-in-use";
+  public static final String ALLOW_FORCE_DELETE = "versio.dev/allow-force-delete";
+  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+  private final ClusterCache cache;
+  private final ClusterWriter writer;
+  private final ConfigTriggers<ConversionWebhookServer> triggers;
+  private final OperatorOptions options;
+  private final Clock clock;
+  private final UrlProbe probe = new UrlProbe(Duration.ofSeconds(3));
+
+  public ServerReconciler(
+      ClusterCache cache,
+      ClusterWriter writer,
+      ConfigTriggers<ConversionWebhookServer> triggers,
+      OperatorOptions options,
+      Clock clock) {
+    this.cache = cache;
+    this.writer = writer;
+    this.triggers = triggers;
+    this.options = options;
+    this.clock = clock;
+  }
+
+  @Override
+  public List<EventSource<?, ConversionWebhookServer>> prepareEventSources(
+      EventSourceContext<ConversionWebhookServer> context) {
+    return List.of(triggers);
+  }
+
+  @Override
+  public UpdateControl<ConversionWebhookServer> reconcile(
+      ConversionWebhookServer server, Context<ConversionWebhookServer> context) {
+    if (!writer.mayWrite(server)) {
+      return UpdateControl.noUpdate();
+    }
+    var observation = observe(server);
+    var previous = server.getStatus();
+    var next =
+        ServerStatusPolicy.next(
+            previous,
+            server.isDefaultServer(),
+            server.getMetadata().getName(),
+            generation(server),
+            observation,
+            clock.instant());
+    write(server, previous, next);
+    boolean ready =
+        observation.available().ok()
+            && observation.certificateReady().ok()
+            && observation.serviceReady().ok();
+    // URL mode has no watchable child: look again soon while not ready, and now and then after
+    var again = ready ? Duration.ofSeconds(60) : Duration.ofSeconds(5);
+    return isUrlMode(server) || !ready
+        ? UpdateControl.<ConversionWebhookServer>noUpdate().rescheduleAfter(again)
+        : UpdateControl.noUpdate();
+  }
+
+  private void write(
+      ConversionWebhookServer server,
+      ConversionWebhookServerStatus previous,
+      ConversionWebhookServerStatus next) {
+    if (previous != null && EngineJson.sameValue(tree(previous), tree(next))) {
+      return;
+    }
+    writer.replaceStatus(server, next);
+  }
+
+  private ServerObservation observe(ConversionWebhookServer server) {
+    var name = server.getMetadata().getName();
+    var assigned = assignedConfigs(name);
+    var otherDefaults =
+        cache.servers().stream()
+            .filter(ConversionWebhookServer::isDefaultServer)
+            .map(s -> s.getMetadata().getName())
+            .filter(n -> !n.equals(name))
+            .sorted()
+            .toList();
+    var spec = server.getSpec();
+    if (isUrlMode(server)) {
+      var result = probe.probe(spec.url, spec.caBundle == null ? "" : spec.caBundle);
+      return new ServerObservation(
+          new Check(
+              result.reachable() && result.certificateOk(),
+              result.reachable() ? "Reachable" : "Unreachable",
+              result.message()),
+          new Check(
+              result.certificateOk(),
+              result.certificateOk() ? "CertificateVerified" : "CertificateNotVerified",
+              result.certificateOk()
+                  ? "spec.caBundle verifies the server's certificate"
+                  : result.message()),
+          new Check(true, "UrlMode", "URL mode: the apiserver calls " + spec.url + " directly"),
+          null,
+          null,
+          spec.url,
+          assigned,
+          otherDefaults);
+    }
+    var namespace = CaBundleSource.namespaceOf(server, options.namespace());
+    var child = name + "-webhook-server";
+    int port =
+        spec == null || spec.service == null || spec.service.port == null ? 443 : spec.service.port;
+    var client = cache.client();
+    Deployment deployment = null;
+    String deploymentError = null;
+    try {
+      deployment = client.apps().deployments().inNamespace(namespace).withName(child).get();
+    } catch (KubernetesClientException e) {
+      deploymentError = e.getMessage();
+    }
+    Check available;
+    Integer replicas = null;
+    Integer readyReplicas = null;
+    if (deployment == null) {
+      available =
+          new Check(
+              false,
+              "DeploymentNotAvailable",
+              deploymentError != null
+                  ? "deployment lookup error: " + deploymentError
+                  : "Deployment " + namespace + "/" + child + " does not exist");
+    } else {
+      var status = deployment.getStatus();
+      replicas = status == null || status.getReplicas() == null ? 0 : status.getReplicas();
+      readyReplicas =
+          status == null || status.getReadyReplicas() == null ? 0 : status.getReadyReplicas();
+      boolean ok =
+          status != null
+              && status.getConditions() != null
+              && status.getConditions().stream()
+                  .anyMatch(c -> "Available".equals(c.getType()) && "True".equals(c.getStatus()));
+      available =
+          new Check(
+              ok,
+              ok ? "DeploymentAvailable" : "DeploymentNotAvailable",
+              ok
+                  ? readyReplicas + " of " + replicas + " replicas ready"
+                  : "Deployment "
+                      + namespace
+                      + "/"
+                      + child
+                      + " is not Available ("
+                      + readyReplicas
+                      + " of "
+                      + replicas
+                      + " replicas ready)");
+    }
+    boolean serviceExists;
+    String serviceMessage;
+    try {
+      serviceExists = client.services().inNamespace(namespace).withName(child).get() != null;
+      serviceMessage =
+          serviceExists
+              ? "Service " + namespace + "/" + child + " exists"
+              : "Service " + namespace + "/" + child + " does not exist";
+    } catch (KubernetesClientException e) {
+      serviceExists = false;
+      serviceMessage = "service lookup error: " + e.getMessage();
+    }
+    return new ServerObservation(
+        available,
+        certificate(namespace, CaBundleSource.secretName(name)),
+        new Check(serviceExists, serviceExists ? "ServiceReady" : "ServiceMissing", serviceMessage),
+        replicas,
+        readyReplicas,
+        "https://" + child + "." + namespace + ".svc:" + port,
+        assigned,
+        otherDefaults);
+  }
+
+  private Check certificate(String namespace, String secretName) {
+    Secret secret;
+    try {
+      secret =
+          cache
+              .secret(namespace, secretName)
+              .orElseGet(
+                  () -> cache.client().secrets().inNamespace(namespace).withName(secretName).get());
+    } catch (KubernetesClientException e) {
+      return new Check(false, "CertificateNotReady", "secret lookup error: " + e.getMessage());
+    }
+    var where = "Secret " + namespace + "/" + secretName;
+    if (secret == null || secret.getData() == null || secret.getData().get("tls.crt") == null) {
+      return new Check(false, "CertificateNotReady", where + " has no tls.crt yet");
+    }
+    try {
+      var pem = Base64.getDecoder().decode(secret.getData().get("tls.crt"));
+      var certificate =
+          (X509Certificate)
+              CertificateFactory.getInstance("X.509")
+                  .generateCertificate(new ByteArrayInputStream(pem));
+      var now = Date.from(clock.instant());
+      if (certificate.getNotAfter().before(now)) {
+        return new Check(
+            false,
+            "CertificateExpired",
+            where + ": tls.crt expired on " + certificate.getNotAfter());
+      }
+      return new Check(
+          true,
+          "CertificateReady",
+          where + ": tls.crt valid until " + certificate.getNotAfter().toInstant());
+    } catch (Exception e) {
+      return new Check(false, "CertificateNotReady", where + ": tls.crt is not a PEM certificate");
+    }
+  }
+
+  private List<AssignedConfig> assignedConfigs(String server) {
+    var views = cache.servers().stream().map(ServerView::of).toList();
+    var out = new ArrayList<AssignedConfig>();
+    Stream.concat(
+            cache.crdConfigs().stream().map(c -> entry("CRDConversionConfig", c)),
+            cache.xrdConfigs().stream().map(c -> entry("XRDConversionConfig", c)))
+        .forEach(
+            e -> {
+              var spec = e.config().getSpec();
+              if (spec == null || spec.targetName() == null) {
+                return;
+              }
+              var explicit = spec.webhookServerRef == null ? null : spec.webhookServerRef.name;
+              if (AssignmentResolver.resolve(explicit, spec.targetName(), views).isTo(server)) {
+                var assigned = new AssignedConfig();
+                assigned.kind = e.kind();
+                assigned.name = e.config().getMetadata().getName();
+                assigned.target = spec.targetName();
+                assigned.phase =
+                    e.config().getStatus() == null ? null : e.config().getStatus().phase;
+                out.add(assigned);
+              }
+            });
+    return out;
+  }
+
+  private record Entry(
+      String kind, CustomResource<? extends ConversionConfigSpec, ConversionConfigStatus> config) {}
+
+  private static Entry entry(
+      String kind, CustomResource<? extends ConversionConfigSpec, ConversionConfigStatus> config) {
+    return new Entry(kind, config);
+  }
+
+  @Override
+  public DeleteControl cleanup(
+      ConversionWebhookServer server, Context<ConversionWebhookServer> context) {
+    if (!writer.mayWrite(server)) {
+      return DeleteControl.noFinalizerRemoval();
+    }
+    var annotations = server.getMetadata().getAnnotations();
+    if (annotations != null && "true".equals(annotations.get(ALLOW_FORCE_DELETE))) {
+      return DeleteControl.defaultDelete();
+    }
+    var name = server.getMetadata().getName();
+    var assigned = assignedConfigs(name);
+    if (assigned.isEmpty()) {
+      return DeleteControl.defaultDelete();
+    }
+    var names = assigned.stream().map(a -> a.name).sorted().toList();
+    var message =
+        "deletion blocked: "
+            + names.size()
+            + " config(s) still resolve to this server"
+            + (server.isDefaultServer()
+                ? " (this is the DEFAULT server: every config without webhookServerRef uses it)"
+                : "")
+            + ": "
+            + String.join(", ", names.subList(0, Math.min(10, names.size())))
+            + (names.size() > 10 ? " and " + (names.size() - 10) + " more" : "")
+            + ". Point them at another server first, or annotate the server "
+            + ALLOW_FORCE_DELETE
+            + "=\"true\" to delete it anyway";
+    var previous = server.getStatus();
+    var next =
+        ServerStatusPolicy.deletionBlocked(previous, generation(server), message, clock.instant());
+    boolean newlyBlocked =
+        previous == null || !Conditions.isTrue(previous.conditions, Conditions.DELETION_BLOCKED);
+    write(server, previous, next);
+    if (newlyBlocked) {
+      writer.event(server, true, "DeletionBlocked", message);
+      LOG.info("ConversionWebhookServer {}: {}", name, message);
+    }
+    return DeleteControl.noFinalizerRemoval().rescheduleAfter(options.deletionRequeue().toMillis());
+  }
+
+  private static boolean isUrlMode(ConversionWebhookServer server) {
+    return server.getSpec() != null && server.getSpec().url != null;
+  }
+
+  private static long generation(ConversionWebhookServer server) {
+    var g = server.getMetadata().getGeneration();
+    return g == null ? 0 : g;
+  }
+
+  private static com.fasterxml.jackson.databind.JsonNode tree(Object value) {
+    try {
+      return EngineJson.newMapper().readTree(SERIALIZATION.asJson(value));
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package dev.versio.operator.status;
+
+import java.util.Objects;
+
+/**
+ * What one reconcile of a config found, gate by gate: the input of {@link ConfigStatusPolicy}.
+ *
+ * @param generation the config's {@code metadata.generation}
+ * @param targetGeneration the target's generation, or null when the target was not found
+ * @param analysis the analysis against the live schema, or null when it was not reached
+ * @param assignedServer the resolved server, or null when not reached or unresolved
+ * @param targetHealth the target-Established gate, or null when not reached
+ * @param serverHealth the server-ready gate, or null when not reached
+ * @param outcome where the gate chain ended
+ */
+public record Observation(
+    long generation,
+    Long targetGeneration,
+    Analysis analysis,
+    String assignedServer,
+    Check targetHealth,
+    Check serverHealth,
+    Outcome outcome) {
+  public Observation {
+    Objects.requireNonNull(outcome, "outcome");
+  }
+
+  /** The verdict of one health gate. */
+  public record Check(boolean ok, String reason, String message) {
+    public Check {
+      Objects.requireNonNull(reason, "reason");
+      Objects.requireNonNull(message, "message");
+    }
+  }
+
+  /** Why a config cannot be applied at all (never the rules' coverage: that is validation). */
+  public enum InvalidCause {
+    TARGET_NOT_FOUND("TargetNotFound"),
+    INVALID_CONFIG("InvalidConfig"),
+    ANALYZE_FAILED("AnalyzeFailed"),
+    UNRESOLVED_SERVER("UnresolvedServer");
+
+    private final String reason;
+
+    InvalidCause(String reason) {
+      this.reason = reason;
+    }
+
+    public String reason() {
+      return reason;
+    }
+  }
+
+  /** Which gate holds an otherwise valid config. */
+  public enum WaitCause {
+    NOT_ESTABLISHED("NotEstablished"),
+    SERVER_NOT_READY("ServerNotReady");
+
+    private final String reason;
+
+    WaitCause(String reason) {
+      this.reason = reason;
+    }
+
+    public String reason() {
+      return reason;
+    }
+  }
+
+  /** What a FailClosed revert did. */
+  public enum Revert {
+    NOT_ATTEMPTED,
+    REVERTED,
+    REVERT_FAILED
+  }
+
+  /** Where the gate chain ended. */
+  public sealed interface Outcome {
+    String message();
+
+    /** The config cannot be applied (see {@link InvalidCause}). */
+    record Invalid(InvalidCause cause, String message) implements Outcome {}
+
+    /** The analysis against the live schema found errors. */
+    record ValidationFailed(String message, Revert revert) implements Outcome {}
+
+    /** Valid, held by a gate. */
+    record Waiting(WaitCause cause, String message) implements Outcome {}
+
+    /** {@code spec.conversion} points at {@code webhookURL}. */
+    record Applied(String webhookURL, String webhookPath, String message) implements Outcome {}
+  }
+}

@@ -1,0 +1,145 @@
+package dev.versio.operator.write;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.versio.api.config.ConversionConfigStatus;
+import dev.versio.operator.config.ConversionPatch;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.time.Clock;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Every write the operator makes goes through here, and every one first asks the {@link WriteGate}
+ * whether this replica may write now. Nothing in here decides what to write.
+ */
+public final class ClusterWriter {
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterWriter.class);
+  private static final String EVENT_NAMESPACE = "default";
+
+  private final KubernetesClient client;
+  private final WriteGate gate;
+  private final Clock clock;
+  private final KubernetesSerialization serialization = new KubernetesSerialization();
+
+  public ClusterWriter(KubernetesClient client, WriteGate gate, Clock clock) {
+    this.client = client;
+    this.gate = gate;
+    this.clock = clock;
+  }
+
+  /** Thrown when the gate says this replica may not write {@code object} now. */
+  public static final class NotPermitted extends RuntimeException {
+    NotPermitted(HasMetadata object) {
+      super(
+          "this replica may not write "
+              + object.getKind()
+              + " "
+              + object.getMetadata().getName()
+              + " now (another replica owns it)");
+    }
+  }
+
+  public boolean mayWrite(HasMetadata object) {
+    return gate.mayWrite(object);
+  }
+
+  private void check(HasMetadata owner) {
+    if (!gate.mayWrite(owner)) {
+      throw new NotPermitted(owner);
+    }
+  }
+
+  /**
+   * Server-side applies {@code body} (field manager {@code versio-operator}, force) for {@code
+   * owner}.
+   */
+  public void apply(HasMetadata owner, ObjectNode body) {
+    check(owner);
+    var resource = serialization.unmarshal(body.toString(), GenericKubernetesResource.class);
+    client
+        .genericKubernetesResources(resource.getApiVersion(), resource.getKind())
+        .resource(resource)
+        .fieldManager(ConversionPatch.FIELD_MANAGER)
+        .forceConflicts()
+        .serverSideApply();
+  }
+
+  /**
+   * Replaces the whole status of {@code config} (a JSON Patch {@code add /status} on the status
+   * subresource, so fields that were dropped disappear and no resourceVersion race is possible).
+   */
+  public void replaceStatus(HasMetadata config, Object status) {
+    check(config);
+    var patch =
+        "[{\"op\":\"add\",\"path\":\"/status\",\"value\":" + serialization.asJson(status) + "}]";
+    client
+        .genericKubernetesResources(config.getApiVersion(), config.getKind())
+        .withName(config.getMetadata().getName())
+        .subresource("status")
+        .patch(PatchContext.of(PatchType.JSON), patch);
+  }
+
+  /** Records a Kubernetes Event about {@code object}; a failure is logged, never thrown. */
+  public void event(HasMetadata object, boolean warning, String reason, String message) {
+    if (!gate.mayWrite(object)) {
+      return;
+    }
+    var now =
+        DateTimeFormatter.ISO_INSTANT.format(
+            clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+    var meta = object.getMetadata();
+    var namespace = meta.getNamespace() == null ? EVENT_NAMESPACE : meta.getNamespace();
+    var event =
+        new EventBuilder()
+            .withNewMetadata()
+            .withName(meta.getName() + "." + UUID.randomUUID().toString().substring(0, 8))
+            .withNamespace(namespace)
+            .endMetadata()
+            .withInvolvedObject(
+                new ObjectReferenceBuilder()
+                    .withApiVersion(object.getApiVersion())
+                    .withKind(object.getKind())
+                    .withName(meta.getName())
+                    .withNamespace(meta.getNamespace())
+                    .withUid(meta.getUid())
+                    .withResourceVersion(meta.getResourceVersion())
+                    .build())
+            .withType(warning ? "Warning" : "Normal")
+            .withReason(reason)
+            .withMessage(message.length() > 1000 ? message.substring(0, 1000) + "..." : message)
+            .withFirstTimestamp(now)
+            .withLastTimestamp(now)
+            .withCount(1)
+            .withNewSource()
+            .withComponent(ConversionPatch.FIELD_MANAGER)
+            .endSource()
+            .withReportingComponent(ConversionPatch.FIELD_MANAGER)
+            .build();
+    try {
+      client.v1().events().inNamespace(namespace).resource(event).create();
+    } catch (KubernetesClientException e) {
+      LOG.warn(
+          "cannot record the {} event on {} {}: {}",
+          reason,
+          object.getKind().toLowerCase(Locale.ROOT),
+          meta.getName(),
+          e.getMessage());
+    }
+  }
+
+  /** Status classes share this shape check so a typo never writes a foreign status. */
+  static boolean isConfigStatus(Object status) {
+    return status instanceof ConversionConfigStatus;
+  }
+}

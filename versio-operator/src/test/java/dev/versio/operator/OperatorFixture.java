@@ -1,0 +1,168 @@
+package dev.versio.operator;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.versio.api.config.CRDConversionConfig;
+import dev.versio.api.config.CRDConversionConfigSpec;
+import dev.versio.api.config.ConversionConfigStatus;
+import dev.versio.api.config.NameRef;
+import dev.versio.api.config.SpokeSpec;
+import dev.versio.api.server.ConversionWebhookServer;
+import dev.versio.api.server.ConversionWebhookServerSpec;
+import dev.versio.engine.json.EngineJson;
+import dev.versio.testkit.Crds;
+import dev.versio.testkit.stories.ExampleStory;
+import dev.versio.testkit.tls.CertificateAuthority;
+import dev.versio.webhook.WebhookServer;
+import dev.versio.webhook.WebhookServerOptions;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * Shared set-up for operator ITs: Versio's CRDs, a webhook server in this JVM (the same code {@code
+ * versio webhook-server} runs) reached in URL mode, a two-version "Widget" CRD whose v1 calls
+ * {@code spec.replicas} {@code spec.size}, and a config renaming it.
+ */
+final class OperatorFixture {
+  private OperatorFixture() {}
+
+  /** Applies Versio's own CRDs and waits until they are served. */
+  static void installVersioCrds(KubernetesClient client) throws IOException {
+    try (var files = Files.list(ExampleStory.repositoryRoot().resolve("deploy/crds"))) {
+      for (var file : files.sorted().toList()) {
+        Crds.apply(client, file);
+      }
+    }
+  }
+
+  /** A serving certificate for 127.0.0.1 in {@code dir}; returns the CA bundle (base64 PEM). */
+  static String writeCertificate(Path dir) throws IOException {
+    var ca = CertificateAuthority.create("versio-operator-it");
+    var cert = ca.issueServer("127.0.0.1", "localhost");
+    Files.writeString(dir.resolve("tls.crt"), cert.certificatePem());
+    Files.writeString(dir.resolve("tls.key"), cert.privateKeyPem());
+    return ca.material().certificateBase64();
+  }
+
+  static WebhookServer startWebhookServer(KubernetesClient client, String name, Path certDir)
+      throws InterruptedException {
+    return WebhookServer.start(
+        client,
+        new WebhookServerOptions(
+            name,
+            certDir,
+            "127.0.0.1",
+            0,
+            0,
+            Duration.ofMillis(500),
+            WebhookServerOptions.DEFAULT_MAX_BODY_BYTES,
+            2,
+            null),
+        Clock.systemUTC());
+  }
+
+  /** A ConversionWebhookServer in URL mode. */
+  static ConversionWebhookServer urlServer(String name, String url, String caBundle) {
+    var cws = new ConversionWebhookServer();
+    cws.setMetadata(new ObjectMetaBuilder().withName(name).build());
+    cws.setSpec(new ConversionWebhookServerSpec());
+    cws.getSpec().url = url;
+    cws.getSpec().caBundle = caBundle;
+    return cws;
+  }
+
+  /** Options for tests: ops on a free port, short gate requeues. */
+  static OperatorOptions options() {
+    return OperatorOptions.defaults("versio-system")
+        .withGateRequeue(Duration.ofSeconds(1))
+        .withDeletionRequeue(Duration.ofSeconds(1));
+  }
+
+  /**
+   * A two-version Widget CRD in group {@code <group>}: v1 (served) has {@code spec.size}, v2
+   * (storage) has {@code spec.replicas}; both have {@code spec.engine}.
+   */
+  static CustomResourceDefinition widgetCrd(String group, String plural, String kind) {
+    var yaml =
+        """
+        apiVersion: apiextensions.k8s.io/v1
+        kind: CustomResourceDefinition
+        metadata: {name: PLURAL.GROUP}
+        spec:
+          group: GROUP
+          scope: Namespaced
+          names: {kind: KIND, plural: PLURAL, singular: SINGULAR, listKind: KINDList}
+          versions:
+          - name: v1
+            served: true
+            storage: false
+            schema:
+              openAPIV3Schema:
+                type: object
+                properties:
+                  spec:
+                    type: object
+                    properties:
+                      size: {type: integer}
+                      engine: {type: string}
+          - name: v2
+            served: true
+            storage: true
+            schema:
+              openAPIV3Schema:
+                type: object
+                properties:
+                  spec:
+                    type: object
+                    properties:
+                      replicas: {type: integer}
+                      engine: {type: string}
+        """
+            .replace("PLURAL", plural)
+            .replace("SINGULAR", plural.substring(0, plural.length() - 1))
+            .replace("GROUP", group)
+            .replace("KIND", kind);
+    return Serialization.unmarshal(yaml, CustomResourceDefinition.class);
+  }
+
+  /** The config that renames {@code spec.replicas} (v2, hub) to {@code spec.size} (v1). */
+  static CRDConversionConfig renameConfig(String name, String target, String server) {
+    var config = new CRDConversionConfig();
+    config.setMetadata(new ObjectMetaBuilder().withName(name).build());
+    var spec = new CRDConversionConfigSpec();
+    spec.targetCRD = new NameRef(target);
+    spec.hubVersion = "v2";
+    var spoke = new SpokeSpec();
+    spoke.version = "v1";
+    var rule = EngineJson.nodes().objectNode().put("strategy", "FieldRename");
+    rule.putObject("fieldRename").put("hubPath", "spec.replicas").put("spokePath", "spec.size");
+    spoke.rules = List.of(rule);
+    spec.spokes = List.of(spoke);
+    spec.webhookServerRef = server == null ? null : new NameRef(server);
+    config.setSpec(spec);
+    return config;
+  }
+
+  static CRDConversionConfig awaitConfig(
+      KubernetesClient client, String name, Predicate<ConversionConfigStatus> condition) {
+    return await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> client.resources(CRDConversionConfig.class).withName(name).get(),
+            c -> c != null && c.getStatus() != null && condition.test(c.getStatus()));
+  }
+
+  static Predicate<ConversionConfigStatus> phase(String phase) {
+    return s -> phase.equals(s.phase);
+  }
+}

@@ -1,0 +1,115 @@
+package dev.versio.testkit.stories;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.versio.engine.json.EngineJson;
+import dev.versio.testkit.Crds;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceConversion;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceConversionBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.Map;
+
+/**
+ * Stands in for Crossplane in a cluster that does not run it, as far as conversions need it: the
+ * API that stores XRDs ({@link #XRD_API_CRD}), and Crossplane's propagation of an XRD to the CRD it
+ * generates from it ({@link #generatedCrd}, {@link #propagateConversion}). Nothing else of
+ * Crossplane (compositions, claims, the generated schema's extra fields) is here.
+ */
+public final class CrossplaneStandIn {
+  /**
+   * A minimal stand-in for Crossplane's XRD CRD: enough for XRD objects to be stored and watched.
+   */
+  public static final String XRD_API_CRD =
+      """
+      apiVersion: apiextensions.k8s.io/v1
+      kind: CustomResourceDefinition
+      metadata: {name: compositeresourcedefinitions.apiextensions.crossplane.io}
+      spec:
+        group: apiextensions.crossplane.io
+        scope: Cluster
+        names: {kind: CompositeResourceDefinition, plural: compositeresourcedefinitions}
+        versions:
+        - name: v2
+          served: true
+          storage: true
+          schema:
+            openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+      """;
+
+  private static final CustomResourceType XRDS =
+      new CustomResourceType(
+          "apiextensions.crossplane.io",
+          "CompositeResourceDefinition",
+          "compositeresourcedefinitions",
+          false);
+
+  private CrossplaneStandIn() {}
+
+  /** Installs {@link #XRD_API_CRD} (idempotent) and waits until XRDs are served. */
+  public static void installXrdApi(KubernetesClient client) {
+    Crds.apply(client, Serialization.unmarshal(XRD_API_CRD, CustomResourceDefinition.class));
+  }
+
+  /**
+   * The CRD Crossplane generates from {@code xrd}: the same name, group, names, scope and version
+   * schemas, the referenceable version as the storage version, and the XRD's {@code
+   * spec.conversion} where it has one.
+   */
+  public static ObjectNode generatedCrd(JsonNode xrd) {
+    var crd = EngineJson.nodes().objectNode();
+    crd.put("apiVersion", "apiextensions.k8s.io/v1").put("kind", "CustomResourceDefinition");
+    crd.putObject("metadata").put("name", xrd.path("metadata").path("name").asText());
+    var spec = crd.putObject("spec");
+    spec.put("group", xrd.path("spec").path("group").asText());
+    spec.put("scope", xrd.path("spec").path("scope").asText("Cluster"));
+    spec.set("names", xrd.path("spec").path("names").deepCopy());
+    var versions = spec.putArray("versions");
+    for (var v : xrd.path("spec").path("versions")) {
+      versions
+          .addObject()
+          .put("name", v.path("name").asText())
+          .put("served", v.path("served").asBoolean(true))
+          .put("storage", v.path("referenceable").asBoolean(false))
+          .set("schema", v.path("schema").deepCopy());
+    }
+    if (xrd.path("spec").has("conversion")) {
+      spec.set("conversion", xrd.path("spec").path("conversion").deepCopy());
+    }
+    return crd;
+  }
+
+  /**
+   * Copies the {@code spec.conversion} of the XRD {@code xrdName}, as the apiserver has it now,
+   * onto the CRD generated from it ({@code None} where the XRD has none), as Crossplane does when
+   * an XRD's conversion changes; returns the updated CRD.
+   */
+  public static CustomResourceDefinition propagateConversion(
+      KubernetesClient client, String xrdName) {
+    var xrd = XRDS.objects(client, "v2", null).withName(xrdName).get();
+    if (xrd == null) {
+      throw new IllegalStateException("no XRD " + xrdName);
+    }
+    var conversion =
+        xrd.getAdditionalProperties().get("spec") instanceof Map<?, ?> spec
+            ? spec.get("conversion")
+            : null;
+    var copy =
+        conversion == null
+            ? new CustomResourceConversionBuilder().withStrategy("None").build()
+            : client
+                .getKubernetesSerialization()
+                .convertValue(conversion, CustomResourceConversion.class);
+    return client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .withName(xrdName)
+        .edit(
+            crd -> {
+              crd.getSpec().setConversion(copy);
+              return crd;
+            });
+  }
+}
