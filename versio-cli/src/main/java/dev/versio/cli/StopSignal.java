@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * SIGTERM and Ctrl-C (SIGINT) as a request to stop, for the long-running commands: the command's
  * own thread waits in {@link #await}, closes what it started in order, and returns exit code 0. (A
  * plain shutdown hook cannot do that: the JVM exits with 143 or 130 after a signal whatever the
- * hooks do.) A second signal while stopping exits at once with 128 + the signal number, which still
- * runs the shutdown hooks.
+ * hooks do.) Further signals while stopping are ignored: the stop is bounded by the command's grace
+ * periods, and {@code kill -9} remains for the impatient.
  *
  * <p>Where the JDK does not offer signal handlers ({@code jdk.unsupported} missing), a shutdown
  * hook stands in: it requests the stop and waits (up to {@code grace}) until the command calls
@@ -88,12 +88,11 @@ public final class StopSignal {
     }
   }
 
-  private void onSignal(String name, int number) {
+  private void onSignal(String name) {
+    // later signals change nothing: a stop is bounded anyway, and tools such as timeout(1) send
+    // SIGTERM both to the process and to its process group, so two arrive at once
     if (received.incrementAndGet() == 1) {
       request("SIG" + name);
-    } else {
-      // impatient: a second Ctrl-C stops now; shutdown hooks still stop child processes
-      new Thread(() -> Runtime.getRuntime().exit(128 + number), "versio-force-stop").start();
     }
   }
 
@@ -106,13 +105,12 @@ public final class StopSignal {
       var signalClass = Class.forName("sun.misc.Signal");
       var handlerClass = Class.forName("sun.misc.SignalHandler");
       var getName = signalClass.getMethod("getName");
-      var getNumber = signalClass.getMethod("getNumber");
       var handle = signalClass.getMethod("handle", signalClass, handlerClass);
       InvocationHandler onCall =
           (proxy, method, args) ->
               switch (method.getName()) {
                 case "handle" -> {
-                  onSignal((String) getName.invoke(args[0]), (Integer) getNumber.invoke(args[0]));
+                  onSignal((String) getName.invoke(args[0]));
                   yield null;
                 }
                 case "hashCode" -> System.identityHashCode(proxy);

@@ -361,11 +361,9 @@ final class DevSession implements AutoCloseable {
         ensureNamespace(sample.namespace());
       }
       var api = client.genericKubernetesResources(context(story, sample.version()));
-      (story.namespaced() ? api.inNamespace(sample.namespace()) : api)
-          .resource(object)
-          .fieldManager(FIELD_MANAGER)
-          .forceConflicts()
-          .serverSideApply();
+      // create, not server-side apply: the apiserver prunes fields the schema does not declare
+      // (as kubectl create does) where apply refuses them
+      (story.namespaced() ? api.inNamespace(sample.namespace()) : api).resource(object).create();
       progress.step(
           "story "
               + story.name()
