@@ -388,9 +388,9 @@ final class DevSession implements AutoCloseable {
     String last = null;
     String lastPhase = "(no status yet)";
     progress.step(
-        "waiting for "
+        "waiting until the operator reports config "
             + story.configName()
-            + " to reach phase Applied (timeout "
+            + " Applied (timeout "
             + timeout.toSeconds()
             + " s)");
     while (System.nanoTime() < deadline) {
