@@ -104,7 +104,7 @@ public final class AdmissionProcessor {
       verdict =
           Verdict.deny(
               webhook.kind()
-                  + " "
+                  + "/"
                   + request.path("name").asText("")
                   + ": internal error while validating ("
                   + e
