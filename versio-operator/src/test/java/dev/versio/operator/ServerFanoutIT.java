@@ -61,8 +61,13 @@ class ServerFanoutIT {
           .register();
       cache.start(Duration.ofSeconds(30));
       await().atMost(Duration.ofSeconds(30)).until(() -> cache.crdConfigs().size() == 250);
-      // the initial adds of both servers fan out too (paced): 200 for A, 50 for B
-      await().atMost(Duration.ofSeconds(30)).until(() -> recorded.size() == 250);
+      // the initial adds of both servers fan out too (paced, and while the config cache may
+      // still be filling): wait until no trigger arrives for a poll interval
+      var lastSize = new java.util.concurrent.atomic.AtomicInteger(-1);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(600))
+          .until(() -> lastSize.getAndSet(recorded.size()) == recorded.size());
       recorded.clear();
 
       client
