@@ -116,6 +116,16 @@ public final class VersioOperator implements AutoCloseable {
     // assignedConfigs (names and phases) follow every config change of either kind
     cache.onCrdConfig((old, now, deleted) -> serverTriggers.now(serverNames()));
     cache.onXrdConfig((old, now, deleted) -> serverTriggers.now(serverNames()));
+    // DefaultConflict of one server follows the spec of the others
+    cache.onServer(
+        (old, now, deleted) -> {
+          if (deleted
+              || old == null
+              || !Objects.equals(
+                  old.getMetadata().getGeneration(), now.getMetadata().getGeneration())) {
+            serverTriggers.now(serverNames());
+          }
+        });
     register(
         new ServerReconciler(cache, writer, serverTriggers, options, clock),
         "conversionwebhookserver",
