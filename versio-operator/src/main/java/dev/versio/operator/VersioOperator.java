@@ -116,6 +116,15 @@ public final class VersioOperator implements AutoCloseable {
     // assignedConfigs (names and phases) follow every config change of either kind
     cache.onCrdConfig((old, now, deleted) -> serverTriggers.now(serverNames()));
     cache.onXrdConfig((old, now, deleted) -> serverTriggers.now(serverNames()));
+    // a server's TLS Secret feeds its CertificateReady
+    cache.onSecret(
+        (old, now, deleted) -> {
+          var name = now.getMetadata().getName();
+          if (name.endsWith("-webhook-server-tls")) {
+            serverTriggers.now(
+                List.of(name.substring(0, name.length() - "-webhook-server-tls".length())));
+          }
+        });
     // DefaultConflict of one server follows the spec of the others
     cache.onServer(
         (old, now, deleted) -> {
