@@ -1,6 +1,7 @@
 package dev.versio.operator;
 
 import dev.versio.api.server.ConversionWebhookServer;
+import dev.versio.operator.admission.AdmissionServer;
 import dev.versio.operator.cluster.ClusterCache;
 import dev.versio.operator.config.CRDConfigReconciler;
 import dev.versio.operator.config.ConfigKind;
@@ -49,10 +50,11 @@ public final class VersioOperator implements AutoCloseable {
   private final List<AutoCloseable> closeables = new ArrayList<>();
   private volatile boolean ready;
   private Operator operator;
+  private AdmissionServer admission;
 
   private VersioOperator(KubernetesClient client, OperatorOptions options) {
     this.cache = new ClusterCache(client, options.xrdSupport());
-    this.ops = OpsServer.start(options.host(), options.opsPort(), metrics, () -> ready);
+    this.ops = OpsServer.start(options.host(), options.opsPort(), metrics, this::ready);
   }
 
   /** Starts the operator; returns once caches are synced and (if configured) admission serves. */
@@ -114,6 +116,25 @@ public final class VersioOperator implements AutoCloseable {
     // assignedConfigs (names and phases) follow every config change of either kind
     cache.onCrdConfig((old, now, deleted) -> serverTriggers.now(serverNames()));
     cache.onXrdConfig((old, now, deleted) -> serverTriggers.now(serverNames()));
+    // a server's TLS Secret feeds its CertificateReady
+    cache.onSecret(
+        (old, now, deleted) -> {
+          var name = now.getMetadata().getName();
+          if (name.endsWith("-webhook-server-tls")) {
+            serverTriggers.now(
+                List.of(name.substring(0, name.length() - "-webhook-server-tls".length())));
+          }
+        });
+    // DefaultConflict of one server follows the spec of the others
+    cache.onServer(
+        (old, now, deleted) -> {
+          if (deleted
+              || old == null
+              || !Objects.equals(
+                  old.getMetadata().getGeneration(), now.getMetadata().getGeneration())) {
+            serverTriggers.now(serverNames());
+          }
+        });
     register(
         new ServerReconciler(cache, writer, serverTriggers, options, clock),
         "conversionwebhookserver",
@@ -122,6 +143,10 @@ public final class VersioOperator implements AutoCloseable {
     cache.start(CACHE_SYNC_TIMEOUT);
     metrics.xrdApiAvailable(cache.xrdApiAvailable());
     operator.start();
+    if (options.admission() != null) {
+      admission = AdmissionServer.start(client, options, clock);
+      closeables.add(admission);
+    }
     ready = true;
     metrics.ready(true);
     LOG.info(
@@ -168,7 +193,7 @@ public final class VersioOperator implements AutoCloseable {
 
   /** Ready: caches synced and admission serving. */
   public boolean ready() {
-    return ready;
+    return ready && (admission == null || admission.serving());
   }
 
   /** The port of the plain-HTTP ops listener. */
@@ -178,7 +203,7 @@ public final class VersioOperator implements AutoCloseable {
 
   /** The port of the admission webhook's HTTPS listener, when it is served. */
   public OptionalInt admissionPort() {
-    return OptionalInt.empty();
+    return admission == null ? OptionalInt.empty() : OptionalInt.of(admission.port());
   }
 
   public OperatorMetrics metrics() {

@@ -3,7 +3,9 @@ package dev.versio.operator;
 import static dev.versio.operator.OperatorFixture.awaitConfig;
 import static dev.versio.operator.OperatorFixture.phase;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import dev.versio.api.config.CRDConversionConfig;
 import dev.versio.operator.status.Conditions;
 import dev.versio.testkit.ControlPlane;
 import dev.versio.testkit.Crds;
@@ -17,6 +19,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,11 +42,15 @@ class ConfigLifecycleIT {
   private VersioOperator operator;
   private String caBundle;
   private String url;
+  private Path certDir;
+  private ControlPlane controlPlane;
 
   @BeforeAll
   void start(KubernetesClient client, ControlPlane controlPlane, @TempDir Path certDir)
       throws Exception {
     this.client = client;
+    this.certDir = certDir;
+    this.controlPlane = controlPlane;
     OperatorFixture.installVersioCrds(client);
     caBundle = OperatorFixture.writeCertificate(certDir);
     webhook = OperatorFixture.startWebhookServer(controlPlane.adminClient(), SERVER, certDir);
@@ -145,5 +152,336 @@ class ConfigLifecycleIT {
             .filter(e -> name.equals(e.getInvolvedObject().getName()))
             .toList();
     assertThat(events).anySatisfy(e -> assertThat(e.getReason()).isEqualTo("Applied"));
+  }
+
+  private String applied(KubeTestScope scope, String server, String driftPolicy) {
+    var crd = installWidgets(scope);
+    var target = crd.getMetadata().getName();
+    var name = scope.name("widgets");
+    var config = OperatorFixture.renameConfig(name, target, server);
+    config.getSpec().driftPolicy = driftPolicy;
+    client.resource(config).create();
+    awaitConfig(client, name, phase("Applied"));
+    createWidget(scope, "w1", 3);
+    return name;
+  }
+
+  private void createWidget(KubeTestScope scope, String name, int size) {
+    client
+        .genericKubernetesResources(widgets(scope, "v1"))
+        .inNamespace(scope.namespace())
+        .resource(
+            new GenericKubernetesResourceBuilder()
+                .withApiVersion(scope.apiGroup() + "/v1")
+                .withKind("Widget")
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withAdditionalProperties(Map.of("spec", Map.of("size", size, "engine", "redis")))
+                .build())
+        .create();
+  }
+
+  private Object sizeAtV1(KubeTestScope scope, String name) {
+    var object =
+        client
+            .genericKubernetesResources(widgets(scope, "v1"))
+            .inNamespace(scope.namespace())
+            .withName(name)
+            .get();
+    @SuppressWarnings("unchecked")
+    var spec = (Map<String, Object>) object.getAdditionalProperties().get("spec");
+    return spec.get("size");
+  }
+
+  /** Adds {@code spec.color} to the hub (v2) only: a field no rule covers. */
+  private void driftHubSchema(String target) {
+    client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .withName(target)
+        .edit(
+            crd -> {
+              crd.getSpec().getVersions().stream()
+                  .filter(v -> v.getName().equals("v2"))
+                  .forEach(
+                      v ->
+                          v.getSchema()
+                              .getOpenAPIV3Schema()
+                              .getProperties()
+                              .get("spec")
+                              .getProperties()
+                              .put(
+                                  "color",
+                                  new io.fabric8.kubernetes.api.model.apiextensions.v1
+                                          .JSONSchemaPropsBuilder()
+                                      .withType("string")
+                                      .build()));
+              return crd;
+            });
+  }
+
+  private String reason(CRDConversionConfig config, String type) {
+    return Conditions.find(config.getStatus().conditions, type)
+        .map(c -> c.getStatus() + "/" + c.getReason())
+        .orElse("absent");
+  }
+
+  private java.util.List<String> eventReasons(String name) {
+    return client.v1().events().inNamespace("default").list().getItems().stream()
+        .filter(e -> name.equals(e.getInvolvedObject().getName()))
+        .map(e -> e.getType() + "/" + e.getReason())
+        .toList();
+  }
+
+  @Test
+  void schemaDriftUnderKeepServingStaleGoesStaleAndConversionsKeepWorking(KubeTestScope scope) {
+    var name = applied(scope, SERVER, null);
+    var target = awaitConfig(client, name, phase("Applied")).getSpec().targetName();
+    var before = target(target).getSpec().getConversion();
+
+    driftHubSchema(target);
+
+    var stale = awaitConfig(client, name, phase("Stale"));
+    assertThat(reason(stale, Conditions.STALE)).isEqualTo("True/SchemaDrift");
+    assertThat(reason(stale, Conditions.VALIDATED)).isEqualTo("False/ValidationFailed");
+    assertThat(reason(stale, Conditions.APPLIED)).isEqualTo("True/Applied");
+    assertThat(stale.getStatus().spokeStatuses.getFirst().errors)
+        .anyMatch(e -> e.contains("color"));
+    assertThat(target(target).getSpec().getConversion()).isEqualTo(before);
+    createWidget(scope, "w2", 5);
+    assertThat(sizeAtV1(scope, "w1")).isEqualTo(3);
+    assertThat(sizeAtV1(scope, "w2")).isEqualTo(5);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertThat(eventReasons(name)).contains("Warning/Stale"));
+  }
+
+  @Test
+  void schemaDriftUnderFailClosedRevertsTheTargetAndRecoversWhenFixed(KubeTestScope scope) {
+    var name = applied(scope, SERVER, "FailClosed");
+    var target = awaitConfig(client, name, phase("Applied")).getSpec().targetName();
+
+    driftHubSchema(target);
+
+    var failed = awaitConfig(client, name, phase("Failed"));
+    assertThat(reason(failed, Conditions.APPLIED)).isEqualTo("False/Reverted");
+    assertThat(Conditions.find(failed.getStatus().conditions, Conditions.STALE)).isEmpty();
+    var conversion = target(target).getSpec().getConversion();
+    assertThat(conversion.getStrategy()).isEqualTo("None");
+    assertThat(conversion.getWebhook()).isNull();
+    assertThat(target(target).getMetadata().getAnnotations())
+        .doesNotContainKey("versio.dev/managed-by");
+
+    // the fix: v1 gets the field too, so it maps one to one
+    client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .withName(target)
+        .edit(
+            crd -> {
+              crd.getSpec()
+                  .getVersions()
+                  .getFirst()
+                  .getSchema()
+                  .getOpenAPIV3Schema()
+                  .getProperties()
+                  .get("spec")
+                  .getProperties()
+                  .put(
+                      "color",
+                      new io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaPropsBuilder()
+                          .withType("string")
+                          .build());
+              return crd;
+            });
+    awaitConfig(client, name, phase("Applied"));
+    assertThat(target(target).getSpec().getConversion().getStrategy()).isEqualTo("Webhook");
+    assertThat(sizeAtV1(scope, "w1")).isEqualTo(3);
+    assertThat(eventReasons(name)).contains("Warning/Failed", "Normal/Applied");
+  }
+
+  @Test
+  void aDeletedTargetMakesAnAppliedConfigStaleAndANewConfigInvalid(KubeTestScope scope) {
+    var name = applied(scope, SERVER, null);
+    var target = awaitConfig(client, name, phase("Applied")).getSpec().targetName();
+    var orphan = scope.name("orphan");
+    client
+        .resource(OperatorFixture.renameConfig(orphan, "missing." + scope.apiGroup(), SERVER))
+        .create();
+
+    var invalid = awaitConfig(client, orphan, phase("Invalid"));
+    assertThat(reason(invalid, Conditions.VALIDATED)).isEqualTo("False/Invalid");
+    assertThat(reason(invalid, Conditions.TARGET_HEALTHY)).isEqualTo("False/TargetNotFound");
+    assertThat(invalid.getStatus().message).contains("not found");
+
+    client.apiextensions().v1().customResourceDefinitions().withName(target).delete();
+    var stale = awaitConfig(client, name, phase("Stale"));
+    assertThat(reason(stale, Conditions.STALE)).isEqualTo("True/PostApplyInvalid");
+  }
+
+  @Test
+  void anUnresolvableServerMakesANewConfigInvalidAndAnAppliedOneStale(KubeTestScope scope) {
+    var name = applied(scope, SERVER, null);
+    var invalidName = scope.name("nowhere");
+    var target2 = OperatorFixture.widgetCrd("b" + scope.apiGroup(), "widgets", "Widget");
+    client.resource(target2).serverSideApply();
+    client
+        .resource(
+            OperatorFixture.renameConfig(
+                invalidName, target2.getMetadata().getName(), "no-such-server"))
+        .create();
+
+    var invalid = awaitConfig(client, invalidName, phase("Invalid"));
+    assertThat(invalid.getStatus().message).contains("no-such-server");
+    assertThat(target(target2.getMetadata().getName()).getSpec().getConversion().getStrategy())
+        .isEqualTo("None");
+
+    client
+        .resources(CRDConversionConfig.class)
+        .withName(name)
+        .edit(
+            c -> {
+              c.getSpec().webhookServerRef.name = "no-such-server";
+              return c;
+            });
+    var stale = awaitConfig(client, name, phase("Stale"));
+    assertThat(reason(stale, Conditions.STALE)).isEqualTo("True/PostApplyInvalid");
+    // the target is not touched; its server stops serving a target no longer assigned to it
+    // (holding the plan while the target still points at it is the handover's job)
+    var target = stale.getSpec().targetName();
+    assertThat(target(target).getSpec().getConversion().getWebhook().getClientConfig().getUrl())
+        .isEqualTo(url + "/convert/" + target);
+  }
+
+  @Test
+  void aServerThatDoesNotAnswerHoldsANewConfigPendingUntilItDoes(KubeTestScope scope)
+      throws Exception {
+    var down = scope.name("down");
+    int closedPort;
+    try (var socket = new java.net.ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+    client
+        .resource(OperatorFixture.urlServer(down, "https://127.0.0.1:" + closedPort, caBundle))
+        .serverSideApply();
+    var crd = installWidgets(scope);
+    var name = scope.name("widgets");
+    client.resource(OperatorFixture.renameConfig(name, crd.getMetadata().getName(), down)).create();
+
+    var pending = awaitConfig(client, name, phase("Pending"));
+    assertThat(reason(pending, Conditions.WEBHOOK_SERVER_READY)).isEqualTo("False/ServerNotReady");
+    assertThat(reason(pending, Conditions.VALIDATED)).isEqualTo("True/Validated");
+    assertThat(target(crd.getMetadata().getName()).getSpec().getConversion().getStrategy())
+        .isEqualTo("None");
+
+    // the server comes up
+    var replica = OperatorFixture.startWebhookServer(controlPlane.adminClient(), down, certDir);
+    var replicaUrl = "https://127.0.0.1:" + replica.conversionPort();
+    try {
+      client.resource(OperatorFixture.urlServer(down, replicaUrl, caBundle)).serverSideApply();
+      awaitConfig(client, name, phase("Applied"));
+      createWidget(scope, "w1", 4);
+      assertThat(sizeAtV1(scope, "w1")).isEqualTo(4);
+    } finally {
+      replica.close();
+    }
+
+    // and goes away again: the target keeps the last applied conversion
+    var stale = awaitConfig(client, name, phase("Stale"));
+    assertThat(reason(stale, Conditions.STALE)).isEqualTo("True/ServerNotReady");
+    assertThat(
+            target(crd.getMetadata().getName())
+                .getSpec()
+                .getConversion()
+                .getWebhook()
+                .getClientConfig()
+                .getUrl())
+        .startsWith(replicaUrl);
+  }
+
+  @Test
+  void aTargetThatIsNotEstablishedHoldsTheConfigPending(KubeTestScope scope) {
+    // two CRDs of one group with the same kind: the second one's names are not accepted, so it
+    // never becomes Established until the first is gone
+    var first = OperatorFixture.widgetCrd(scope.apiGroup(), "widgets", "Widget");
+    client.resource(first).serverSideApply();
+    Crds.awaitEstablished(client, first.getMetadata().getName());
+    var second = OperatorFixture.widgetCrd(scope.apiGroup(), "gadgets", "Widget");
+    client.resource(second).serverSideApply();
+    var name = scope.name("gadgets");
+    client
+        .resource(OperatorFixture.renameConfig(name, second.getMetadata().getName(), SERVER))
+        .create();
+
+    var pending = awaitConfig(client, name, phase("Pending"));
+    assertThat(reason(pending, Conditions.TARGET_HEALTHY)).isEqualTo("False/NotEstablished");
+
+    client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .withName(first.getMetadata().getName())
+        .delete();
+    var applied = awaitConfig(client, name, phase("Applied"));
+    assertThat(reason(applied, Conditions.TARGET_HEALTHY)).isEqualTo("True/Established");
+  }
+
+  @Test
+  void deletingAConfigWhoseTargetServesTwoVersionsIsBlockedUntilAnnotatedThenRevertsFirst(
+      KubeTestScope scope) {
+    var name = applied(scope, SERVER, null);
+    var target = awaitConfig(client, name, phase("Applied")).getSpec().targetName();
+
+    client.resources(CRDConversionConfig.class).withName(name).delete();
+
+    var blocked =
+        awaitConfig(
+            client, name, s -> Conditions.isTrue(s.conditions, Conditions.DELETION_BLOCKED));
+    assertThat(reason(blocked, Conditions.DELETION_BLOCKED))
+        .isEqualTo("True/MultipleServedVersions");
+    assertThat(
+            Conditions.find(blocked.getStatus().conditions, Conditions.DELETION_BLOCKED)
+                .orElseThrow()
+                .getMessage())
+        .contains("serves 2 versions")
+        .contains("versio.dev/allow-unsafe-delete");
+    assertThat(target(target).getSpec().getConversion().getStrategy()).isEqualTo("Webhook");
+
+    client
+        .resources(CRDConversionConfig.class)
+        .withName(name)
+        .edit(
+            c -> {
+              c.getMetadata().setAnnotations(Map.of("versio.dev/allow-unsafe-delete", "true"));
+              return c;
+            });
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> client.resources(CRDConversionConfig.class).withName(name).get() == null);
+    assertThat(target(target).getSpec().getConversion().getStrategy()).isEqualTo("None");
+    assertThat(target(target).getMetadata().getAnnotations())
+        .doesNotContainKey("versio.dev/managed-by");
+  }
+
+  @Test
+  void deletingAConfigThatWasNeverAppliedLeavesTheTargetAlone(KubeTestScope scope) {
+    var crd = installWidgets(scope);
+    var name = scope.name("never");
+    client
+        .resource(OperatorFixture.renameConfig(name, crd.getMetadata().getName(), "no-such-server"))
+        .create();
+    awaitConfig(client, name, phase("Invalid"));
+
+    client.resources(CRDConversionConfig.class).withName(name).delete();
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> client.resources(CRDConversionConfig.class).withName(name).get() == null);
+    assertThat(target(crd.getMetadata().getName()).getSpec().getConversion().getStrategy())
+        .isEqualTo("None");
   }
 }

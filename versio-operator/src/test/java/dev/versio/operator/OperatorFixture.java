@@ -17,6 +17,7 @@ import dev.versio.webhook.WebhookServer;
 import dev.versio.webhook.WebhookServerOptions;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
@@ -154,11 +155,22 @@ final class OperatorFixture {
 
   static CRDConversionConfig awaitConfig(
       KubernetesClient client, String name, Predicate<ConversionConfigStatus> condition) {
+    return awaitConfig(client, CRDConversionConfig.class, name, condition);
+  }
+
+  /**
+   * Waits (up to 60 s) until the config {@code name} of kind {@code type} meets {@code condition}.
+   */
+  static <C extends CustomResource<?, ConversionConfigStatus>> C awaitConfig(
+      KubernetesClient client,
+      Class<C> type,
+      String name,
+      Predicate<ConversionConfigStatus> condition) {
     return await()
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(100))
         .until(
-            () -> client.resources(CRDConversionConfig.class).withName(name).get(),
+            () -> client.resources(type).withName(name).get(),
             c -> c != null && c.getStatus() != null && condition.test(c.getStatus()));
   }
 

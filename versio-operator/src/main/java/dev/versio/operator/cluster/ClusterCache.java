@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
@@ -16,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +37,16 @@ public final class ClusterCache implements AutoCloseable {
   public static final String MANAGED_SECRET_SELECTOR =
       "app.kubernetes.io/managed-by=versio-operator";
   static final String BY_TARGET = "byTarget";
+
+  /** Crossplane's XRD API, named explicitly: discovery may lag behind the moment it appears. */
+  public static final ResourceDefinitionContext XRD_CONTEXT =
+      new ResourceDefinitionContext.Builder()
+          .withGroup("apiextensions.crossplane.io")
+          .withVersion("v2")
+          .withKind(XRD_KIND)
+          .withPlural("compositeresourcedefinitions")
+          .withNamespaced(false)
+          .build();
 
   private final KubernetesClient client;
   private final SharedIndexInformer<CustomResourceDefinition> crds;
@@ -75,10 +85,17 @@ public final class ClusterCache implements AutoCloseable {
     crds.addEventHandler(
         handler(
             (old, now, deleted) -> {
-              if (!deleted && XRD_API_CRD.equals(now.getMetadata().getName())) {
+              if (!deleted && XRD_API_CRD.equals(now.getMetadata().getName()) && established(now)) {
                 startXrdInformer();
               }
             }));
+  }
+
+  private static boolean established(CustomResourceDefinition crd) {
+    return crd.getStatus() != null
+        && crd.getStatus().getConditions() != null
+        && crd.getStatus().getConditions().stream()
+            .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
   }
 
   private static List<String> targetKey(String target) {
@@ -114,7 +131,8 @@ public final class ClusterCache implements AutoCloseable {
         sleep();
       }
     }
-    if (crds.getStore().getByKey(XRD_API_CRD) != null) {
+    var xrdApi = crds.getStore().getByKey(XRD_API_CRD);
+    if (xrdApi != null && established(xrdApi)) {
       startXrdInformer();
     } else if (watchXrds) {
       LOG.warn(
@@ -264,10 +282,6 @@ public final class ClusterCache implements AutoCloseable {
         listener.changed(obj, obj, true);
       }
     };
-  }
-
-  static <T, K> Function<T, List<K>> single(Function<T, K> f) {
-    return t -> List.of(f.apply(t));
   }
 
   @Override

@@ -6,6 +6,7 @@ import dev.versio.api.config.ConversionConfigStatus;
 import dev.versio.api.config.XRDConversionConfig;
 import dev.versio.operator.cluster.ClusterCache;
 import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.util.List;
 import java.util.Optional;
 
@@ -34,6 +35,9 @@ public sealed interface ConfigKind<
   String targetKind();
 
   boolean xrd();
+
+  /** The target's API, named explicitly (no discovery round trip). */
+  ResourceDefinitionContext targetContext();
 
   /** The target from the cache; empty when missing. */
   Optional<TargetView> target(ClusterCache cache, String name);
@@ -79,6 +83,17 @@ public sealed interface ConfigKind<
     @Override
     public boolean xrd() {
       return false;
+    }
+
+    @Override
+    public ResourceDefinitionContext targetContext() {
+      return new ResourceDefinitionContext.Builder()
+          .withGroup("apiextensions.k8s.io")
+          .withVersion("v1")
+          .withKind("CustomResourceDefinition")
+          .withPlural("customresourcedefinitions")
+          .withNamespaced(false)
+          .build();
     }
 
     @Override
@@ -132,6 +147,11 @@ public sealed interface ConfigKind<
     @Override
     public boolean xrd() {
       return true;
+    }
+
+    @Override
+    public ResourceDefinitionContext targetContext() {
+      return ClusterCache.XRD_CONTEXT;
     }
 
     @Override

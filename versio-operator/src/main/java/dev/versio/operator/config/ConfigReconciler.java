@@ -325,7 +325,7 @@ public abstract class ConfigReconciler<
       if (!ConversionPatch.alreadyApplied(targetView, body)) {
         long started = System.nanoTime();
         try {
-          writer.apply(config, body);
+          writer.apply(config, kind.targetContext(), body);
           metrics.applyDuration(
               kind.label(), target, true, Duration.ofNanos(System.nanoTime() - started));
         } catch (RuntimeException e) {
@@ -394,7 +394,9 @@ public abstract class ConfigReconciler<
       long started = System.nanoTime();
       try {
         writer.apply(
-            config, ConversionPatch.revert(kind.targetApiVersion(), kind.targetKind(), target));
+            config,
+            kind.targetContext(),
+            ConversionPatch.revert(kind.targetApiVersion(), kind.targetKind(), target));
         metrics.applyDuration(
             kind.label(), target, true, Duration.ofNanos(System.nanoTime() - started));
         return Revert.REVERTED;
@@ -485,7 +487,9 @@ public abstract class ConfigReconciler<
     long started = System.nanoTime();
     try {
       writer.apply(
-          config, ConversionPatch.revert(kind.targetApiVersion(), kind.targetKind(), target));
+          config,
+          kind.targetContext(),
+          ConversionPatch.revert(kind.targetApiVersion(), kind.targetKind(), target));
       metrics.applyDuration(
           kind.label(), target, true, Duration.ofNanos(System.nanoTime() - started));
     } catch (RuntimeException e) {

@@ -9,7 +9,9 @@ import java.util.Objects;
 
 /**
  * Which configs a server change concerns: those assigned to it under the old view or the new one
- * (so losing {@code default} still reaches the configs that used to resolve to it). Pure.
+ * (so losing {@code default} still reaches the configs that used to resolve to it), and those whose
+ * assignment the change alters elsewhere (a second default leaves the first one's configs
+ * unresolved; ending the conflict resolves them again). Pure.
  */
 public final class ServerFanout {
   private ServerFanout() {}
@@ -26,7 +28,8 @@ public final class ServerFanout {
    * @param others every server except the changed one
    * @param before the changed server before the change, or null (created)
    * @param after the changed server after the change, or null (deleted)
-   * @return the names of the configs assigned to it under either view, in input order
+   * @return the names of the configs assigned to it under either view or assigned differently under
+   *     the two views, in input order
    */
   public static List<String> affected(
       Collection<ConfigRef> configs,
@@ -41,15 +44,9 @@ public final class ServerFanout {
       if (config.target() == null) {
         continue;
       }
-      boolean was =
-          before != null
-              && AssignmentResolver.resolve(config.explicitServer(), config.target(), oldView)
-                  .isTo(name);
-      boolean is =
-          after != null
-              && AssignmentResolver.resolve(config.explicitServer(), config.target(), newView)
-                  .isTo(name);
-      if (was || is) {
+      var was = AssignmentResolver.resolve(config.explicitServer(), config.target(), oldView);
+      var is = AssignmentResolver.resolve(config.explicitServer(), config.target(), newView);
+      if (was.isTo(name) || is.isTo(name) || !was.equals(is)) {
         out.add(config.name());
       }
     }

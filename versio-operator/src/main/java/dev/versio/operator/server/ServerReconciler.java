@@ -101,11 +101,10 @@ public final class ServerReconciler
         observation.available().ok()
             && observation.certificateReady().ok()
             && observation.serviceReady().ok();
-    // URL mode has no watchable child: look again soon while not ready, and now and then after
-    var again = ready ? Duration.ofSeconds(60) : Duration.ofSeconds(5);
-    return isUrlMode(server) || !ready
-        ? UpdateControl.<ConversionWebhookServer>noUpdate().rescheduleAfter(again)
-        : UpdateControl.noUpdate();
+    // URL mode has nothing to watch, and the Deployment and Service are not watched until the
+    // operator owns them: look again soon while not ready, and every 30 s after
+    var again = ready ? Duration.ofSeconds(30) : Duration.ofSeconds(5);
+    return UpdateControl.<ConversionWebhookServer>noUpdate().rescheduleAfter(again);
   }
 
   private void write(

@@ -174,7 +174,12 @@ public final class ConfigStatusPolicy {
             Conditions.remove(conditions, Conditions.STALE);
           }
           case NOT_ATTEMPTED -> {
-            if (applied) {
+            if (previous != null && Phase.of(previous.phase) == Phase.FAILED) {
+              // stays Failed while still invalid: the status keeps saying the target was reverted
+              to = Phase.FAILED;
+              reason = "Reverted";
+              Conditions.remove(conditions, Conditions.STALE);
+            } else if (applied) {
               to = Phase.STALE;
               reason = "SchemaDrift";
               Conditions.set(

@@ -1,7 +1,6 @@
 package dev.versio.operator.write;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.versio.api.config.ConversionConfigStatus;
 import dev.versio.operator.config.ConversionPatch;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -11,6 +10,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Clock;
 import java.time.format.DateTimeFormatter;
@@ -64,11 +64,11 @@ public final class ClusterWriter {
    * Server-side applies {@code body} (field manager {@code versio-operator}, force) for {@code
    * owner}.
    */
-  public void apply(HasMetadata owner, ObjectNode body) {
+  public void apply(HasMetadata owner, ResourceDefinitionContext type, ObjectNode body) {
     check(owner);
     var resource = serialization.unmarshal(body.toString(), GenericKubernetesResource.class);
     client
-        .genericKubernetesResources(resource.getApiVersion(), resource.getKind())
+        .genericKubernetesResources(type)
         .resource(resource)
         .fieldManager(ConversionPatch.FIELD_MANAGER)
         .forceConflicts()
@@ -136,10 +136,5 @@ public final class ClusterWriter {
           meta.getName(),
           e.getMessage());
     }
-  }
-
-  /** Status classes share this shape check so a typo never writes a foreign status. */
-  static boolean isConfigStatus(Object status) {
-    return status instanceof ConversionConfigStatus;
   }
 }

@@ -4,18 +4,25 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.versio.engine.json.EngineJson;
 import dev.versio.testkit.Crds;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceConversion;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceConversionBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * Stands in for Crossplane in a cluster that does not run it, as far as conversions need it: the
  * API that stores XRDs ({@link #XRD_API_CRD}), and Crossplane's propagation of an XRD to the CRD it
- * generates from it ({@link #generatedCrd}, {@link #propagateConversion}). Nothing else of
- * Crossplane (compositions, claims, the generated schema's extra fields) is here.
+ * generates from it ({@link #generatedCrd}, {@link #propagateConversion}, {@link
+ * #reportEstablished}). Nothing else of Crossplane (compositions, claims, the generated schema's
+ * extra fields) is here.
  */
 public final class CrossplaneStandIn {
   /**
@@ -78,6 +85,47 @@ public final class CrossplaneStandIn {
       spec.set("conversion", xrd.path("spec").path("conversion").deepCopy());
     }
     return crd;
+  }
+
+  /**
+   * Writes the {@code Established=True} condition onto the XRD {@code xrdName}, as Crossplane does
+   * once the CRD it generated from the XRD is served; returns the updated XRD. The stand-in XRD API
+   * has no status subresource, so an update of the object carries the status.
+   */
+  public static GenericKubernetesResource reportEstablished(
+      KubernetesClient client, String xrdName) {
+    var established =
+        Map.of(
+            "type", "Established",
+            "status", "True",
+            "reason", "WatchingCompositeResource",
+            "lastTransitionTime", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
+    return XRDS.objects(client, "v2", null)
+        .withName(xrdName)
+        .edit(
+            xrd -> {
+              var status =
+                  xrd.getAdditionalProperties().get("status") instanceof Map<?, ?> m
+                      ? new LinkedHashMap<String, Object>(castKeys(m))
+                      : new LinkedHashMap<String, Object>();
+              var conditions = new ArrayList<Object>();
+              if (status.get("conditions") instanceof List<?> list) {
+                list.stream()
+                    .filter(
+                        c -> !(c instanceof Map<?, ?> cm && "Established".equals(cm.get("type"))))
+                    .forEach(conditions::add);
+              }
+              conditions.add(established);
+              status.put("conditions", conditions);
+              xrd.getAdditionalProperties().put("status", status);
+              return xrd;
+            });
+  }
+
+  private static Map<String, Object> castKeys(Map<?, ?> map) {
+    var out = new LinkedHashMap<String, Object>();
+    map.forEach((k, v) -> out.put(String.valueOf(k), v));
+    return out;
   }
 
   /**

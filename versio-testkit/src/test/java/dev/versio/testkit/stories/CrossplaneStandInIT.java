@@ -13,13 +13,17 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 
-/** The Crossplane stand-in against a real apiserver: XRDs stored, conversions propagated. */
+/**
+ * The Crossplane stand-in against a real apiserver: XRDs stored and reported Established,
+ * conversions propagated.
+ */
 @KubeApiServerTest
 class CrossplaneStandInIT {
   @Test
-  void theXrdsConversionReachesTheGeneratedCrdEachTimeItIsPropagated(
+  void theXrdIsReportedEstablishedAndItsConversionReachesTheGeneratedCrdEachTimeItIsPropagated(
       KubernetesClient client, KubeTestScope scope) {
     CrossplaneStandIn.installXrdApi(client);
     var group = scope.apiGroup();
@@ -34,6 +38,29 @@ class CrossplaneStandInIT {
     assertThat(installed.getSpec().getVersions())
         .extracting(v -> v.getName() + ":" + v.getStorage())
         .containsExactly("v1:false", "v2:true");
+
+    var established = CrossplaneStandIn.reportEstablished(client, name);
+    assertThat(established.getAdditionalProperties().get("status"))
+        .asInstanceOf(InstanceOfAssertFactories.MAP)
+        .extractingByKey("conditions")
+        .asInstanceOf(InstanceOfAssertFactories.LIST)
+        .singleElement()
+        .asInstanceOf(InstanceOfAssertFactories.MAP)
+        .containsEntry("type", "Established")
+        .containsEntry("status", "True");
+    CrossplaneStandIn.reportEstablished(client, name); // idempotent: still one condition
+    assertThat(
+            (List<?>)
+                ((Map<?, ?>)
+                        client
+                            .genericKubernetesResources(
+                                "apiextensions.crossplane.io/v2", "CompositeResourceDefinition")
+                            .withName(name)
+                            .get()
+                            .getAdditionalProperties()
+                            .get("status"))
+                    .get("conditions"))
+        .hasSize(1);
 
     var url = "https://127.0.0.1:1/convert/" + name;
     ((ObjectNode) xrd.path("spec"))

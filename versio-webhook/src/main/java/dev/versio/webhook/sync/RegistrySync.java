@@ -294,7 +294,6 @@ public final class RegistrySync implements AutoCloseable {
       return Optional.empty();
     }
     var target = spec.targetName();
-    configTargets.putIfAbsent(key, target);
     var serverViews = servers.getStore().list().stream().map(ServerView::of).toList();
     var assignment =
         AssignmentResolver.resolve(
@@ -302,6 +301,7 @@ public final class RegistrySync implements AutoCloseable {
     if (!assignment.isTo(serverName)) {
       return Optional.empty();
     }
+    configTargets.putIfAbsent(key, target); // only what this replica serves can later be dropped
     long started = System.nanoTime();
     String definition = null;
     if (key.xrd()) {

@@ -1,0 +1,119 @@
+package dev.versio.operator.tls;
+
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.SecretList;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import java.net.HttpURLConnection;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps self-signed TLS material in a Secret ({@value TlsMaterial#CA_CRT}, {@value
+ * TlsMaterial#TLS_CRT}, {@value TlsMaterial#TLS_KEY}): reuses it while it is valid for the hosts
+ * for at least {@link #RENEW_BEFORE}, otherwise issues new material. Several replicas may call this
+ * at once: creation and replacement are optimistic (create, or update at the read resource
+ * version), and whoever loses re-reads and takes the winner's material.
+ */
+public final class TlsSecret {
+  /** Material expiring sooner than this is replaced. */
+  public static final Duration RENEW_BEFORE = Duration.ofDays(30);
+
+  private static final Logger LOG = LoggerFactory.getLogger(TlsSecret.class);
+  private static final int ATTEMPTS = 5;
+
+  private final KubernetesClient client;
+  private final String namespace;
+  private final String name;
+  private final Clock clock;
+
+  public TlsSecret(KubernetesClient client, String namespace, String name, Clock clock) {
+    this.client = Objects.requireNonNull(client, "client");
+    this.namespace = Objects.requireNonNull(namespace, "namespace");
+    this.name = Objects.requireNonNull(name, "name");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /**
+   * Returns material from the Secret that serves {@code hosts}, creating or replacing it when
+   * needed.
+   *
+   * @param commonName names the CA and identifies the material's owner in logs
+   * @throws KubernetesClientException when the Secret cannot be read or written
+   */
+  public TlsMaterial ensure(String commonName, List<String> hosts) {
+    for (int attempt = 1; ; attempt++) {
+      var secret = secrets().withName(name).get();
+      var now = clock.instant();
+      if (secret == null) {
+        var fresh = SelfSignedCa.issue(commonName, hosts, now, SelfSignedCa.DEFAULT_VALIDITY);
+        try {
+          secrets().resource(newSecret(fresh)).create();
+          LOG.info("created TLS Secret {}/{} for {}", namespace, name, hosts);
+          return fresh;
+        } catch (KubernetesClientException e) {
+          if (!conflict(e) || attempt >= ATTEMPTS) {
+            throw e;
+          }
+          continue; // another replica created it first: take theirs
+        }
+      }
+      TlsMaterial existing = null;
+      String problem;
+      try {
+        existing = TlsMaterial.fromSecretData(secret.getData());
+        problem = existing.problem(hosts, now, RENEW_BEFORE).orElse(null);
+      } catch (IllegalArgumentException e) {
+        problem = e.getMessage();
+      }
+      if (problem == null) {
+        return existing;
+      }
+      var fresh = SelfSignedCa.issue(commonName, hosts, now, SelfSignedCa.DEFAULT_VALIDITY);
+      if (existing != null) {
+        fresh = fresh.keepingPreviousCa(existing, now);
+      }
+      var data = new HashMap<>(secret.getData() == null ? Map.of() : secret.getData());
+      data.putAll(fresh.secretData());
+      secret.setData(data);
+      try {
+        secrets().resource(secret).update(); // at the read resourceVersion: 409 if it moved on
+        LOG.info("replaced the TLS material in Secret {}/{}: {}", namespace, name, problem);
+        return fresh;
+      } catch (KubernetesClientException e) {
+        if (!conflict(e) || attempt >= ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private NonNamespaceOperation<Secret, SecretList, Resource<Secret>> secrets() {
+    return client.secrets().inNamespace(namespace);
+  }
+
+  private Secret newSecret(TlsMaterial material) {
+    return new SecretBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace(namespace)
+        .addToLabels("app.kubernetes.io/managed-by", "versio-operator")
+        .endMetadata()
+        .withType("kubernetes.io/tls")
+        .withData(material.secretData())
+        .build();
+  }
+
+  private static boolean conflict(KubernetesClientException e) {
+    return e.getCode() == HttpURLConnection.HTTP_CONFLICT;
+  }
+}

@@ -1,0 +1,117 @@
+package dev.versio.operator.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The transport alone, over plain HTTP: statuses for everything that is not a good review. */
+class AdmissionEndpointTest {
+  private static final String PATH = "/validate/conversionwebhookserver";
+  private final Vertx vertx = Vertx.vertx();
+  private final HttpClient http = HttpClient.newHttpClient();
+  private HttpServer server;
+
+  @BeforeEach
+  void listen() throws Exception {
+    var processor = new AdmissionProcessor(new ConfigValidator(true, true), FakeCluster::new);
+    var endpoint = new AdmissionEndpoint(vertx, processor, 1024);
+    server =
+        vertx
+            .createHttpServer()
+            .requestHandler(endpoint::handle)
+            .listen(0, "127.0.0.1")
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS);
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
+  private HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpRequest.Builder to(String path) {
+    return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.actualPort() + path));
+  }
+
+  @Test
+  void aGoodReviewIsAnsweredWithJson() throws Exception {
+    var body =
+        """
+        {"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u-7",
+         "operation":"CREATE","name":"s",
+         "kind":{"group":"versio.dev","version":"v1alpha1","kind":"ConversionWebhookServer"},
+         "object":{"apiVersion":"versio.dev/v1alpha1","kind":"ConversionWebhookServer",
+                   "metadata":{"name":"s"},"spec":{"extraArgs":["--ops-port=1"]}}}}
+        """;
+
+    var response =
+        send(
+            to(PATH)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
+    assertThat(response.body())
+        .contains("\"uid\":\"u-7\"")
+        .contains("\"allowed\":false")
+        .contains("--ops-port");
+  }
+
+  @Test
+  void aMalformedBodyIsABadRequest() throws Exception {
+    var response = send(to(PATH).POST(HttpRequest.BodyPublishers.ofString("{\"apiVersion\":")));
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(response.body()).startsWith("the request body is not JSON");
+  }
+
+  @Test
+  void anotherMethodIsNotAllowed() throws Exception {
+    var response = send(to(PATH).GET());
+
+    assertThat(response.statusCode()).isEqualTo(405);
+    assertThat(response.headers().firstValue("Allow")).hasValue("POST");
+  }
+
+  @Test
+  void aBodyOverTheLimitIsTooLarge() throws Exception {
+    var response = send(to(PATH).POST(HttpRequest.BodyPublishers.ofString("x".repeat(2000))));
+
+    assertThat(response.statusCode()).isEqualTo(413);
+    assertThat(response.body()).contains("over the limit of 1024 bytes");
+  }
+
+  @Test
+  void anotherContentTypeIsUnsupported() throws Exception {
+    var response =
+        send(
+            to(PATH)
+                .header("Content-Type", "application/yaml")
+                .POST(HttpRequest.BodyPublishers.ofString("a: b")));
+
+    assertThat(response.statusCode()).isEqualTo(415);
+  }
+
+  @Test
+  void anUnknownPathIsNotFound() throws Exception {
+    var response = send(to("/validate").POST(HttpRequest.BodyPublishers.ofString("{}")));
+
+    assertThat(response.statusCode()).isEqualTo(404);
+    assertThat(response.body()).contains("/validate/crdconversionconfig");
+  }
+}
