@@ -32,6 +32,11 @@ import picocli.CommandLine.Spec;
           + " by the webhook server, and stays up until Ctrl-C or SIGTERM, which stops"
           + " everything it started.",
       "",
+      "For an XRD story (crossplane-xr) it stands in for Crossplane, which the local control"
+          + " plane does not run: it installs a minimal XRD API, applies the CRD Crossplane would"
+          + " generate from the XRD, and copies the conversion the operator writes into the XRD"
+          + " onto that CRD.",
+      "",
       "Needs the etcd and kube-apiserver binaries that hack/control-plane.sh provisions once per"
           + " machine (about 5 minutes; root or sudo). When they are missing, versio dev says so;"
           + " with --provision it runs that script itself (found next to the examples folder).",
@@ -41,6 +46,7 @@ import picocli.CommandLine.Spec;
     footer = {
       "  versio dev",
       "  versio dev --story kitchen-sink --work-dir /tmp/versio-dev",
+      "  versio dev --story crossplane-xr",
       "",
       "Exit codes: 0 stopped by Ctrl-C or SIGTERM; 1 a step failed (the message names the log);"
           + " 2 bad flags, an unknown story or missing binaries."
@@ -51,8 +57,8 @@ public final class DevCommand implements Callable<Integer> {
       defaultValue = "field-rename",
       paramLabel = "NAME",
       description =
-          "The example story to apply: a folder of --examples-dir with crd.yaml, config.yaml and"
-              + " samples/ (default: ${DEFAULT-VALUE}).")
+          "The example story to apply: a folder of --examples-dir with crd.yaml (or xrd.yaml),"
+              + " config.yaml and samples/ (default: ${DEFAULT-VALUE}).")
   String story;
 
   @Option(
@@ -113,6 +119,9 @@ public final class DevCommand implements Callable<Integer> {
     try {
       session.startControlPlane(assets, workDir.toAbsolutePath().normalize());
       session.installVersioCrds();
+      if (loaded.isXrd()) {
+        session.installXrdApi();
+      }
       var endpoint = session.createDefaultServer();
       var webhook = session.startWebhookServer(endpoint);
       var operator = session.startOperator();
@@ -120,6 +129,7 @@ public final class DevCommand implements Callable<Integer> {
       session.awaitReady(operator, "operator ready");
       session.applyStory(loaded);
       session.awaitApplied(loaded, timeout);
+      session.followXrd(loaded);
       var failed = session.checkConversions(loaded);
       printInstructions(progress, session, loaded);
       if (!failed.isEmpty()) {
@@ -128,7 +138,7 @@ public final class DevCommand implements Callable<Integer> {
         err.println("  Webhook server log: " + session.childLog("webhook-server"));
         err.flush();
       }
-      code = runUntilStopped(session, stop, progress, err);
+      code = runUntilStopped(session, loaded, stop, progress, err);
     } catch (DevSession.StopRequested e) {
       progress.step(stop.reason() + " received before everything was up");
     } catch (DevFailure e) {
@@ -151,9 +161,10 @@ public final class DevCommand implements Callable<Integer> {
 
   /** Waits for SIGTERM or Ctrl-C; a child or the control plane dying ends the run with 1. */
   private static int runUntilStopped(
-      DevSession session, StopSignal stop, Progress progress, PrintWriter err) {
+      DevSession session, Story story, StopSignal stop, Progress progress, PrintWriter err) {
     try {
       while (!stop.await(Duration.ofSeconds(1))) {
+        session.followXrd(story);
         var dead = session.deadProcess();
         if (dead.isPresent()) {
           report(err, DevFailure.runtime("a process died: " + dead.get()), session);
@@ -194,7 +205,12 @@ public final class DevCommand implements Callable<Integer> {
     }
     progress.print("");
     progress.print(
-        "  The config:   " + session.kubectl() + " get crdconversionconfigs " + story.configName());
+        "  The config:   "
+            + session.kubectl()
+            + " get "
+            + story.configResource()
+            + " "
+            + story.configName());
     progress.print("  Logs:         " + session.directory());
     progress.print("");
     progress.print("  Press Ctrl-C to stop; everything started here stops with it.");

@@ -1,6 +1,7 @@
 package dev.versio.cli.dev;
 
 import dev.versio.api.config.CRDConversionConfig;
+import dev.versio.api.config.ConversionConfigStatus;
 import dev.versio.api.config.XRDConversionConfig;
 import dev.versio.api.server.ConversionWebhookServer;
 import dev.versio.api.server.ConversionWebhookServerSpec;
@@ -11,6 +12,7 @@ import dev.versio.testkit.Crds;
 import dev.versio.testkit.process.ManagedProcess;
 import dev.versio.testkit.process.ProcessLedger;
 import dev.versio.testkit.process.Watchdog;
+import dev.versio.testkit.stories.CrossplaneStandIn;
 import dev.versio.testkit.tls.CertificateAuthority;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -75,6 +77,7 @@ final class DevSession implements AutoCloseable {
   private ProcessLedger.Entry ledgerEntry;
   private Watchdog watchdog;
   private boolean closed;
+  private String propagatedXrdVersion;
 
   DevSession(Progress progress, BooleanSupplier stopRequested) {
     this.progress = progress;
@@ -140,6 +143,17 @@ final class DevSession implements AutoCloseable {
             new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
         .fieldManager(FIELD_MANAGER)
         .serverSideApply();
+  }
+
+  /**
+   * Installs a stand-in for Crossplane's XRD API; before the webhook server starts, which watches
+   * XRDs only when their API exists at start.
+   */
+  void installXrdApi() {
+    CrossplaneStandIn.installXrdApi(client);
+    progress.step(
+        "stand-in for Crossplane's XRD API installed (compositeresourcedefinitions"
+            + ".apiextensions.crossplane.io)");
   }
 
   /** Mints the webhook server's certificate and creates the default ConversionWebhookServer. */
@@ -327,15 +341,24 @@ final class DevSession implements AutoCloseable {
 
   // ---- the story ----
 
-  /** Applies the story's CRD and config, and creates its samples at the storage version. */
+  /**
+   * Applies the story's CRD (for an XRD story: the XRD, the CRD Crossplane would generate, and the
+   * XRD's Established condition) and config, and creates its samples at the storage version.
+   */
   void applyStory(Story story) {
-    var crd = story.crd();
-    client.resource(crd).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
+    if (story.isXrd()) {
+      client.resource(story.xrd()).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
+    }
+    client.resource(story.crd()).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
     Crds.awaitEstablished(client, story.crdName());
+    if (story.isXrd()) {
+      CrossplaneStandIn.reportEstablished(client, story.crdName());
+    }
     progress.step(
         "story "
             + story.name()
-            + ": CRD "
+            + ": "
+            + (story.isXrd() ? "XRD and its generated CRD " : "CRD ")
             + story.crdName()
             + " established (versions "
             + String.join(", ", story.versions())
@@ -354,7 +377,13 @@ final class DevSession implements AutoCloseable {
           "Operator log (admission): " + operatorLog());
     }
     progress.step(
-        "story " + story.name() + ": " + Story.CONFIG_KIND + " " + story.configName() + " applied");
+        "story "
+            + story.name()
+            + ": "
+            + story.configKind()
+            + " "
+            + story.configName()
+            + " applied");
     for (var sample : story.toCreate()) {
       var object = copyForCreate(sample.object());
       if (story.namespaced()) {
@@ -383,7 +412,6 @@ final class DevSession implements AutoCloseable {
    * Waits until the config's {@code status.phase} is {@code Applied}, printing every phase change.
    */
   void awaitApplied(Story story, Duration timeout) {
-    var api = client.resources(CRDConversionConfig.class);
     long deadline = System.nanoTime() + timeout.toNanos();
     String last = null;
     String lastPhase = "(no status yet)";
@@ -395,8 +423,7 @@ final class DevSession implements AutoCloseable {
             + " s)");
     while (System.nanoTime() < deadline) {
       checkNotStopped();
-      var config = api.withName(story.configName()).get();
-      var status = config == null ? null : config.getStatus();
+      var status = configStatus(story);
       if (status != null && status.phase != null) {
         var phase = status.phase;
         var message =
@@ -416,8 +443,8 @@ final class DevSession implements AutoCloseable {
               "Details: " + describeConfig(story),
               "Offline check: versio analyze -c "
                   + story.dir().resolve("config.yaml")
-                  + " --crd "
-                  + story.dir().resolve("crd.yaml"));
+                  + (story.isXrd() ? " --xrd " : " --crd ")
+                  + story.dir().resolve(story.definitionFile()));
         }
       }
       pause();
@@ -434,6 +461,36 @@ final class DevSession implements AutoCloseable {
         "Operator log:    " + operatorLog(),
         "Webhook log:     " + childLog("webhook-server"),
         "Wait longer:     versio dev --timeout 300s");
+  }
+
+  private ConversionConfigStatus configStatus(Story story) {
+    var config =
+        story.isXrd()
+            ? client.resources(XRDConversionConfig.class).withName(story.configName()).get()
+            : client.resources(CRDConversionConfig.class).withName(story.configName()).get();
+    return config == null ? null : config.getStatus();
+  }
+
+  /**
+   * For an XRD story, copies the XRD's {@code spec.conversion} (which the operator writes) onto the
+   * generated CRD whenever the XRD changed, as Crossplane would; the apiserver reads the CRD.
+   */
+  void followXrd(Story story) {
+    if (!story.isXrd()) {
+      return;
+    }
+    var xrd = client.resource(story.xrd()).get();
+    var version = xrd == null ? null : xrd.getMetadata().getResourceVersion();
+    if (version == null || version.equals(propagatedXrdVersion)) {
+      return;
+    }
+    CrossplaneStandIn.propagateConversion(client, story.crdName());
+    if (propagatedXrdVersion == null) {
+      progress.step(
+          "stand-in for Crossplane: copied the XRD's spec.conversion onto the CRD "
+              + story.crdName());
+    }
+    propagatedXrdVersion = version;
   }
 
   /**
@@ -496,7 +553,7 @@ final class DevSession implements AutoCloseable {
   }
 
   String describeConfig(Story story) {
-    return kubectl() + " describe crdconversionconfigs.versio.dev " + story.configName();
+    return kubectl() + " describe " + story.configResource() + " " + story.configName();
   }
 
   boolean controlPlaneStarted() {

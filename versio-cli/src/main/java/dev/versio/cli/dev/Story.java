@@ -1,5 +1,8 @@
 package dev.versio.cli.dev;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.versio.testkit.stories.CrossplaneStandIn;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
@@ -15,17 +18,24 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * One example story as {@code versio dev} applies it: {@code examples/<story>/crd.yaml}, {@code
- * config.yaml} and {@code samples/<name>.<version>.yaml} (the same object at every version).
+ * One example story as {@code versio dev} applies it: {@code examples/<story>/crd.yaml} (or {@code
+ * xrd.yaml}, a Crossplane XRD), {@code config.yaml} and {@code samples/<name>.<version>.yaml} (the
+ * same object at every version).
+ *
+ * @param xrd the story's XRD; null for a CRD story
+ * @param crd the CRD the objects are served from: {@code crd.yaml}, or the one Crossplane generates
+ *     from the XRD
  */
 record Story(
     String name,
     Path dir,
+    GenericKubernetesResource xrd,
     CustomResourceDefinition crd,
     GenericKubernetesResource config,
     List<Sample> samples) {
 
-  static final String CONFIG_KIND = "CRDConversionConfig";
+  static final String CRD_CONFIG_KIND = "CRDConversionConfig";
+  static final String XRD_CONFIG_KIND = "XRDConversionConfig";
 
   /** One sample file: the object {@code sample} at {@code version}. */
   record Sample(String sample, String version, Path file, GenericKubernetesResource object) {
@@ -65,25 +75,20 @@ record Story(
           "there is no story '" + name + "' in " + examples,
           "Stories here: " + String.join(", ", storiesIn(examples)));
     }
+    GenericKubernetesResource xrd = null;
+    CustomResourceDefinition crd;
     if (Files.exists(dir.resolve("xrd.yaml"))) {
-      throw DevFailure.setup(
-          "the story '"
-              + name
-              + "' targets a Crossplane XRD; versio dev runs CRD stories only, because the local"
-              + " control plane has no Crossplane to turn the XRD into a CRD",
-          "Pick a CRD story: --story " + String.join(", --story ", storiesIn(examples)),
-          "Check this story offline: versio test -c "
-              + dir.resolve("config.yaml")
-              + " --xrd "
-              + dir.resolve("xrd.yaml")
-              + " -s "
-              + dir.resolve("samples"));
+      xrd = read(dir.resolve("xrd.yaml"), GenericKubernetesResource.class);
+      var generated = CrossplaneStandIn.generatedCrd(readTree(dir.resolve("xrd.yaml")));
+      crd = Serialization.unmarshal(generated.toString(), CustomResourceDefinition.class);
+    } else {
+      crd = read(dir.resolve("crd.yaml"), CustomResourceDefinition.class);
     }
-    var crd = read(dir.resolve("crd.yaml"), CustomResourceDefinition.class);
     var config = read(dir.resolve("config.yaml"), GenericKubernetesResource.class);
-    if (!CONFIG_KIND.equals(config.getKind())) {
+    var kind = xrd == null ? CRD_CONFIG_KIND : XRD_CONFIG_KIND;
+    if (!kind.equals(config.getKind())) {
       throw DevFailure.setup(
-          dir.resolve("config.yaml") + " is a " + config.getKind() + ", not a " + CONFIG_KIND);
+          dir.resolve("config.yaml") + " is a " + config.getKind() + ", not a " + kind);
     }
     var samples = new ArrayList<Sample>();
     var samplesDir = dir.resolve("samples");
@@ -101,7 +106,7 @@ record Story(
         throw DevFailure.setup("cannot list " + samplesDir + ": " + e.getMessage());
       }
     }
-    var story = new Story(name, dir, crd, config, List.copyOf(samples));
+    var story = new Story(name, dir, xrd, crd, config, List.copyOf(samples));
     story.check();
     return story;
   }
@@ -110,10 +115,14 @@ record Story(
     if (crd.getSpec() == null
         || crd.getSpec().getVersions() == null
         || crd.getSpec().getVersions().isEmpty()) {
-      throw DevFailure.setup(dir.resolve("crd.yaml") + " has no spec.versions");
+      throw DevFailure.setup(dir.resolve(definitionFile()) + " has no spec.versions");
     }
     if (crd.getSpec().getVersions().stream().noneMatch(v -> Boolean.TRUE.equals(v.getStorage()))) {
-      throw DevFailure.setup(dir.resolve("crd.yaml") + " marks no version as storage: true");
+      throw DevFailure.setup(
+          dir.resolve(definitionFile())
+              + (isXrd()
+                  ? " marks no version as referenceable: true"
+                  : " marks no version as storage: true"));
     }
     if (samples.isEmpty()) {
       throw DevFailure.setup(
@@ -132,6 +141,25 @@ record Story(
     }
   }
 
+  boolean isXrd() {
+    return xrd != null;
+  }
+
+  /** {@code crd.yaml} or {@code xrd.yaml}. */
+  String definitionFile() {
+    return isXrd() ? "xrd.yaml" : "crd.yaml";
+  }
+
+  String configKind() {
+    return isXrd() ? XRD_CONFIG_KIND : CRD_CONFIG_KIND;
+  }
+
+  /** The kubectl name of the config's kind. */
+  String configResource() {
+    return isXrd() ? "xrdconversionconfigs.versio.dev" : "crdconversionconfigs.versio.dev";
+  }
+
+  /** The name of the CRD, which is also the XRD's for an XRD story. */
   String crdName() {
     return crd.getMetadata().getName();
   }
@@ -194,16 +222,24 @@ record Story(
     return plural() + "." + version + "." + group();
   }
 
-  /** The example folders that hold a CRD story. */
+  /** The example folders that hold a story: a config and a CRD or XRD. */
   static List<String> storiesIn(Path examples) {
     try (Stream<Path> dirs = Files.list(examples)) {
-      return dirs.filter(d -> Files.exists(d.resolve("crd.yaml")))
-          .filter(d -> Files.exists(d.resolve("config.yaml")))
+      return dirs.filter(d -> Files.exists(d.resolve("config.yaml")))
+          .filter(d -> Files.exists(d.resolve("crd.yaml")) || Files.exists(d.resolve("xrd.yaml")))
           .map(d -> d.getFileName().toString())
           .sorted(Comparator.naturalOrder())
           .toList();
     } catch (IOException e) {
       return List.of();
+    }
+  }
+
+  private static JsonNode readTree(Path file) {
+    try {
+      return new YAMLMapper().readTree(file.toFile());
+    } catch (IOException e) {
+      throw DevFailure.setup("cannot read " + file + ": " + e.getMessage());
     }
   }
 

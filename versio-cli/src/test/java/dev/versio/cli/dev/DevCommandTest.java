@@ -33,16 +33,45 @@ class DevCommandTest {
         .contains("versio dev: there is no story 'no-such-story'")
         .contains("field-rename")
         .contains("kitchen-sink")
-        .doesNotContain("crossplane-xr");
+        .contains("crossplane-xr")
+        .doesNotContain("mistakes");
   }
 
   @Test
-  void anXrdStoryIsRefusedWithTheWayToCheckItOffline() {
-    assertThat(run("dev", "--story", "crossplane-xr")).isEqualTo(2);
-    assertThat(err.toString())
-        .contains("Crossplane XRD")
-        .contains("--story field-rename")
-        .contains("versio test -c ");
+  void theCrossplaneStoryIsServedFromTheCrdGeneratedFromItsXrd() {
+    var story = Story.load(examples(), "crossplane-xr");
+    assertThat(story.isXrd()).isTrue();
+    assertThat(story.configKind()).isEqualTo("XRDConversionConfig");
+    assertThat(story.crdName()).isEqualTo("postgresinstances.db.example.org");
+    assertThat(story.versions()).containsExactly("v1alpha1", "v1beta1", "v1");
+    assertThat(story.storageVersion()).as("the referenceable version").isEqualTo("v1");
+    assertThat(story.toCreate())
+        .singleElement()
+        .satisfies(
+            s -> {
+              assertThat(s.version()).isEqualTo("v1");
+              assertThat(s.namespace()).isEqualTo("shop");
+            });
+  }
+
+  @Test
+  void aConfigOfTheWrongKindIsNamed(@TempDir Path tmp) throws IOException {
+    var story = Files.createDirectories(tmp.resolve("examples/wrong-kind"));
+    var source = examples().resolve("field-rename");
+    Files.copy(source.resolve("crd.yaml"), story.resolve("crd.yaml"));
+    Files.writeString(
+        story.resolve("config.yaml"),
+        Files.readString(source.resolve("config.yaml"))
+            .replace("kind: CRDConversionConfig", "kind: XRDConversionConfig"));
+    assertThat(
+            run(
+                "dev",
+                "--examples-dir",
+                tmp.resolve("examples").toString(),
+                "--story",
+                "wrong-kind"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("is a XRDConversionConfig, not a CRDConversionConfig");
   }
 
   @Test
