@@ -139,15 +139,18 @@ public final class DevCommand implements Callable<Integer> {
         err.flush();
       }
       code = runUntilStopped(session, loaded, stop, progress, err);
-    } catch (DevSession.StopRequested e) {
-      progress.step(stop.reason() + " received before everything was up");
-    } catch (DevFailure e) {
-      report(err, e, session);
-      code = e.exitCode();
     } catch (RuntimeException e) {
-      var message = e.getMessage() == null ? e.toString() : e.getMessage();
-      report(err, DevFailure.runtime(message), session);
-      code = DevFailure.RUNTIME;
+      if (stop.isRequested()) {
+        // Ctrl-C reaches the children too: what failed after it is part of stopping
+        progress.step(stop.reason() + " received before everything was up");
+      } else {
+        var failure =
+            e instanceof DevFailure f
+                ? f
+                : DevFailure.runtime(e.getMessage() == null ? e.toString() : e.getMessage());
+        report(err, failure, session);
+        code = failure.exitCode();
+      }
     } finally {
       progress.step("stopping the operator, the webhook server, kube-apiserver and etcd");
       session.close();
@@ -166,7 +169,8 @@ public final class DevCommand implements Callable<Integer> {
       while (!stop.await(Duration.ofSeconds(1))) {
         session.followXrd(story);
         var dead = session.deadProcess();
-        if (dead.isPresent()) {
+        // a terminal's Ctrl-C signals the children too, and one may be gone before we hear of it
+        if (dead.isPresent() && !stop.await(Duration.ofMillis(500))) {
           report(err, DevFailure.runtime("a process died: " + dead.get()), session);
           return DevFailure.RUNTIME;
         }
@@ -278,7 +282,7 @@ public final class DevCommand implements Callable<Integer> {
         throw DevFailure.setup("cannot run " + script + ": " + e.getMessage());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new DevSession.StopRequested();
+        throw DevFailure.setup("interrupted while running " + script);
       }
       return ControlPlaneAssets.locate();
     }

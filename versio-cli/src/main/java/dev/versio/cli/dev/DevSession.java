@@ -5,6 +5,7 @@ import dev.versio.api.config.ConversionConfigStatus;
 import dev.versio.api.config.XRDConversionConfig;
 import dev.versio.api.server.ConversionWebhookServer;
 import dev.versio.api.server.ConversionWebhookServerSpec;
+import dev.versio.cli.Durations;
 import dev.versio.cli.VersioCommand;
 import dev.versio.testkit.ControlPlane;
 import dev.versio.testkit.ControlPlaneAssets;
@@ -274,7 +275,7 @@ final class DevSession implements AutoCloseable {
     long deadline = System.nanoTime() + CHILD_READY_TIMEOUT.toNanos();
     while (System.nanoTime() < deadline) {
       checkNotStopped();
-      if (!child.process().isAlive()) {
+      if (!child.process().isAlive() && !stopRequestedWithin(Duration.ofMillis(500))) {
         throw DevFailure.runtime(
             child.name()
                 + " exited with code "
@@ -419,8 +420,8 @@ final class DevSession implements AutoCloseable {
         "waiting until the operator reports config "
             + story.configName()
             + " Applied (timeout "
-            + timeout.toSeconds()
-            + " s)");
+            + Durations.format(timeout)
+            + ")");
     while (System.nanoTime() < deadline) {
       checkNotStopped();
       var status = configStatus(story);
@@ -453,8 +454,8 @@ final class DevSession implements AutoCloseable {
         "the config "
             + story.configName()
             + " did not reach phase Applied within "
-            + timeout.toSeconds()
-            + " s (last: "
+            + Durations.format(timeout)
+            + " (last: "
             + lastPhase
             + ")",
         "Look at it:      " + describeConfig(story),
@@ -638,6 +639,16 @@ final class DevSession implements AutoCloseable {
     if (stopRequested.getAsBoolean()) {
       throw new StopRequested();
     }
+  }
+
+  /** Whether a stop is requested within {@code grace}: a dying child may be the first sign. */
+  private boolean stopRequestedWithin(Duration grace) {
+    long deadline = System.nanoTime() + grace.toNanos();
+    while (!stopRequested.getAsBoolean() && System.nanoTime() < deadline) {
+      pause();
+    }
+    checkNotStopped();
+    return false;
   }
 
   private void pause() {
