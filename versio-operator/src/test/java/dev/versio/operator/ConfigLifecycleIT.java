@@ -16,6 +16,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -196,30 +198,21 @@ class ConfigLifecycleIT {
 
   /** Adds {@code spec.color} to the hub (v2) only: a field no rule covers. */
   private void driftHubSchema(String target) {
+    addColor(target, 1); // versions[1] is v2, the hub
+  }
+
+  /** Adds {@code spec.color} to {@code versions[index]} (a JSON Patch: no resourceVersion race). */
+  private void addColor(String target, int index) {
     client
         .apiextensions()
         .v1()
         .customResourceDefinitions()
         .withName(target)
-        .edit(
-            crd -> {
-              crd.getSpec().getVersions().stream()
-                  .filter(v -> v.getName().equals("v2"))
-                  .forEach(
-                      v ->
-                          v.getSchema()
-                              .getOpenAPIV3Schema()
-                              .getProperties()
-                              .get("spec")
-                              .getProperties()
-                              .put(
-                                  "color",
-                                  new io.fabric8.kubernetes.api.model.apiextensions.v1
-                                          .JSONSchemaPropsBuilder()
-                                      .withType("string")
-                                      .build()));
-              return crd;
-            });
+        .patch(
+            PatchContext.of(PatchType.JSON),
+            "[{\"op\":\"add\",\"path\":\"/spec/versions/"
+                + index
+                + "/schema/openAPIV3Schema/properties/spec/properties/color\",\"value\":{\"type\":\"string\"}}]");
   }
 
   private String reason(CRDConversionConfig config, String type) {
@@ -275,28 +268,7 @@ class ConfigLifecycleIT {
         .doesNotContainKey("versio.dev/managed-by");
 
     // the fix: v1 gets the field too, so it maps one to one
-    client
-        .apiextensions()
-        .v1()
-        .customResourceDefinitions()
-        .withName(target)
-        .edit(
-            crd -> {
-              crd.getSpec()
-                  .getVersions()
-                  .getFirst()
-                  .getSchema()
-                  .getOpenAPIV3Schema()
-                  .getProperties()
-                  .get("spec")
-                  .getProperties()
-                  .put(
-                      "color",
-                      new io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaPropsBuilder()
-                          .withType("string")
-                          .build());
-              return crd;
-            });
+    addColor(target, 0); // versions[0] is v1
     awaitConfig(client, name, phase("Applied"));
     assertThat(target(target).getSpec().getConversion().getStrategy()).isEqualTo("Webhook");
     assertThat(sizeAtV1(scope, "w1")).isEqualTo(3);
@@ -339,14 +311,11 @@ class ConfigLifecycleIT {
     assertThat(target(target2.getMetadata().getName()).getSpec().getConversion().getStrategy())
         .isEqualTo("None");
 
-    client
-        .resources(CRDConversionConfig.class)
-        .withName(name)
-        .edit(
-            c -> {
-              c.getSpec().webhookServerRef.name = "no-such-server";
-              return c;
-            });
+    OperatorFixture.mergePatch(
+        client,
+        CRDConversionConfig.class,
+        name,
+        "{\"spec\":{\"webhookServerRef\":{\"name\":\"no-such-server\"}}}");
     var stale = awaitConfig(client, name, phase("Stale"));
     assertThat(reason(stale, Conditions.STALE)).isEqualTo("True/PostApplyInvalid");
     // the target is not touched; its server stops serving a target no longer assigned to it
@@ -450,14 +419,11 @@ class ConfigLifecycleIT {
         .contains("versio.dev/allow-unsafe-delete");
     assertThat(target(target).getSpec().getConversion().getStrategy()).isEqualTo("Webhook");
 
-    client
-        .resources(CRDConversionConfig.class)
-        .withName(name)
-        .edit(
-            c -> {
-              c.getMetadata().setAnnotations(Map.of("versio.dev/allow-unsafe-delete", "true"));
-              return c;
-            });
+    OperatorFixture.mergePatch(
+        client,
+        CRDConversionConfig.class,
+        name,
+        "{\"metadata\":{\"annotations\":{\"versio.dev/allow-unsafe-delete\":\"true\"}}}");
 
     await()
         .atMost(Duration.ofSeconds(30))

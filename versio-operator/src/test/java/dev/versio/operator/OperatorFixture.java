@@ -174,6 +174,21 @@ final class OperatorFixture {
             c -> c != null && c.getStatus() != null && condition.test(c.getStatus()));
   }
 
+  /**
+   * A JSON merge patch without resourceVersion: the operator writes the same objects (finalizers,
+   * status), so an optimistic edit could lose the race.
+   */
+  static <T extends io.fabric8.kubernetes.api.model.HasMetadata> void mergePatch(
+      KubernetesClient client, Class<T> type, String name, String json) {
+    client
+        .resources(type)
+        .withName(name)
+        .patch(
+            io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+            json);
+  }
+
   static Predicate<ConversionConfigStatus> phase(String phase) {
     return s -> phase.equals(s.phase);
   }

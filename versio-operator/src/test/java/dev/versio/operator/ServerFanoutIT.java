@@ -70,14 +70,8 @@ class ServerFanoutIT {
           .until(() -> lastSize.getAndSet(recorded.size()) == recorded.size());
       recorded.clear();
 
-      client
-          .resources(ConversionWebhookServer.class)
-          .withName("server-a")
-          .edit(
-              s -> {
-                s.getSpec().isDefault = false;
-                return s;
-              });
+      OperatorFixture.mergePatch(
+          client, ConversionWebhookServer.class, "server-a", "{\"spec\":{\"default\":false}}");
 
       await().atMost(Duration.ofSeconds(30)).until(() -> recorded.size() >= 200);
       // and nothing else follows

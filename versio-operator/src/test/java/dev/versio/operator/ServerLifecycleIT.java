@@ -167,14 +167,11 @@ class ServerLifecycleIT {
                 .getMessage())
         .contains("3 config(s)", "a-" + name, "versio.dev/allow-force-delete");
 
-    client
-        .resources(ConversionWebhookServer.class)
-        .withName(name)
-        .edit(
-            s -> {
-              s.getMetadata().setAnnotations(Map.of("versio.dev/allow-force-delete", "true"));
-              return s;
-            });
+    OperatorFixture.mergePatch(
+        client,
+        ConversionWebhookServer.class,
+        name,
+        "{\"metadata\":{\"annotations\":{\"versio.dev/allow-force-delete\":\"true\"}}}");
     await()
         .atMost(Duration.ofSeconds(30))
         .until(() -> client.resources(ConversionWebhookServer.class).withName(name).get() == null);
@@ -195,24 +192,15 @@ class ServerLifecycleIT {
       assertThat(Conditions.find(status.conditions, "DefaultConflict").orElseThrow().getMessage())
           .contains(first, second);
     }
-    client
-        .resources(ConversionWebhookServer.class)
-        .withName(second)
-        .edit(
-            s -> {
-              s.getSpec().isDefault = false;
-              return s;
-            });
+    OperatorFixture.mergePatch(
+        client, ConversionWebhookServer.class, second, "{\"spec\":{\"default\":false}}");
     awaitServer(first, s -> Conditions.find(s.conditions, "DefaultConflict").isEmpty());
     for (var name : List.of(first, second)) {
-      client
-          .resources(ConversionWebhookServer.class)
-          .withName(name)
-          .edit(
-              s -> {
-                s.getMetadata().setAnnotations(Map.of("versio.dev/allow-force-delete", "true"));
-                return s;
-              });
+      OperatorFixture.mergePatch(
+          client,
+          ConversionWebhookServer.class,
+          name,
+          "{\"metadata\":{\"annotations\":{\"versio.dev/allow-force-delete\":\"true\"}}}");
       client.resources(ConversionWebhookServer.class).withName(name).delete();
     }
   }

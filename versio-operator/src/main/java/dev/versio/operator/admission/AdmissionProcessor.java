@@ -164,13 +164,13 @@ public final class AdmissionProcessor {
       return switch (webhook) {
         case CRD_CONFIG ->
             configs.validate(
-                ConfigKind.CRD,
+                AdmittedConfigKind.CRD,
                 name,
                 decode(object, CRDConversionConfig.class, self).getSpec(),
                 view);
         case XRD_CONFIG ->
             configs.validate(
-                ConfigKind.XRD,
+                AdmittedConfigKind.XRD,
                 name,
                 decode(object, XRDConversionConfig.class, self).getSpec(),
                 view);

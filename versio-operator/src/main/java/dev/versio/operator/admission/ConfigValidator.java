@@ -44,7 +44,7 @@ public final class ConfigValidator {
    * @throws ClusterView.Unavailable when a read the rules need fails (the caller denies)
    */
   public Verdict validate(
-      ConfigKind kind, String name, ConversionConfigSpec spec, ClusterView cluster) {
+      AdmittedConfigKind kind, String name, ConversionConfigSpec spec, ClusterView cluster) {
     var self = kind.ref(name);
     if (!enabled(kind)) {
       return Verdict.deny(self + ": " + disabledMessage(kind));
@@ -113,7 +113,7 @@ public final class ConfigValidator {
               + " the server or fix the reference)");
     }
 
-    var definition = kind == ConfigKind.CRD ? cluster.crd(target) : cluster.xrd(target);
+    var definition = kind == AdmittedConfigKind.CRD ? cluster.crd(target) : cluster.xrd(target);
     if (definition.isEmpty()) {
       warnings.add(
           self
@@ -131,7 +131,7 @@ public final class ConfigValidator {
   }
 
   private Verdict live(
-      ConfigKind kind,
+      AdmittedConfigKind kind,
       String self,
       String target,
       JsonNode definition,
@@ -140,7 +140,7 @@ public final class ConfigValidator {
     CompileResult result;
     try {
       var source =
-          kind == ConfigKind.CRD
+          kind == AdmittedConfigKind.CRD
               ? ResourceSchemas.crd(definition)
               : ResourceSchemas.xrd(definition);
       result = compiler.compile(parsed.config(), source);
@@ -187,29 +187,31 @@ public final class ConfigValidator {
 
   /** Other configs (either kind, not this one) whose target is {@code target}, sorted. */
   private static List<String> otherConfigsTargeting(
-      ConfigKind kind, String name, String target, ClusterView cluster) {
+      AdmittedConfigKind kind, String name, String target, ClusterView cluster) {
     var crd =
         cluster.crdConfigs().stream()
             .filter(c -> c.getSpec() != null && target.equals(c.getSpec().targetName()))
             .map(c -> c.getMetadata().getName())
-            .filter(n -> !(kind == ConfigKind.CRD && n.equals(name)))
-            .map(ConfigKind.CRD::ref);
+            .filter(n -> !(kind == AdmittedConfigKind.CRD && n.equals(name)))
+            .map(AdmittedConfigKind.CRD::ref);
     var xrd =
         cluster.xrdConfigs().stream()
             .filter(c -> c.getSpec() != null && target.equals(c.getSpec().targetName()))
             .map(c -> c.getMetadata().getName())
-            .filter(n -> !(kind == ConfigKind.XRD && n.equals(name)))
-            .map(ConfigKind.XRD::ref);
+            .filter(n -> !(kind == AdmittedConfigKind.XRD && n.equals(name)))
+            .map(AdmittedConfigKind.XRD::ref);
     return Stream.concat(crd, xrd).sorted().toList();
   }
 
   /** Whether the kind is enabled on this installation. */
-  boolean enabled(ConfigKind kind) {
-    return kind == ConfigKind.CRD ? crdSupport : xrdSupport;
+  boolean enabled(AdmittedConfigKind kind) {
+    return kind == AdmittedConfigKind.CRD ? crdSupport : xrdSupport;
   }
 
-  static String disabledMessage(ConfigKind kind) {
-    return (kind == ConfigKind.CRD ? "native CRD conversion support" : "XRD conversion support")
+  static String disabledMessage(AdmittedConfigKind kind) {
+    return (kind == AdmittedConfigKind.CRD
+            ? "native CRD conversion support"
+            : "XRD conversion support")
         + " is disabled on this installation ("
         + kind.flag()
         + "=false); enable it before creating "

@@ -192,12 +192,12 @@ public final class ServerValidator {
     var served = new ArrayList<String>();
     for (var c : cluster.crdConfigs()) {
       if (servedBy(c.getSpec(), name, views)) {
-        served.add(ConfigKind.CRD.ref(c.getMetadata().getName()));
+        served.add(AdmittedConfigKind.CRD.ref(c.getMetadata().getName()));
       }
     }
     for (var c : cluster.xrdConfigs()) {
       if (servedBy(c.getSpec(), name, views)) {
-        served.add(ConfigKind.XRD.ref(c.getMetadata().getName()));
+        served.add(AdmittedConfigKind.XRD.ref(c.getMetadata().getName()));
       }
     }
     if (served.isEmpty()) {

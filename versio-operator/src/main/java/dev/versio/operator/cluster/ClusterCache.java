@@ -59,6 +59,7 @@ public final class ClusterCache implements AutoCloseable {
       new CopyOnWriteArrayList<>();
   private final List<Runnable> xrdApiListeners = new CopyOnWriteArrayList<>();
   private final boolean watchXrds;
+  private volatile boolean closed;
 
   /** Receives changes of one kind of object; {@code old} is null on add, {@code now} on delete. */
   public interface Listener<T> {
@@ -171,7 +172,11 @@ public final class ClusterCache implements AutoCloseable {
         .name("versio-xrd-cache-sync")
         .start(
             () -> {
-              while (!informer.hasSynced() && informer.isRunning()) {
+              // isRunning() may still be false right after start(): wait for the sync itself
+              while (!informer.hasSynced()) {
+                if (closed) {
+                  return;
+                }
                 sleep();
               }
               xrdApiListeners.forEach(Runnable::run);
@@ -286,6 +291,7 @@ public final class ClusterCache implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
     for (var informer : List.of(crds, servers, crdConfigs, xrdConfigs, secrets)) {
       informer.close();
     }

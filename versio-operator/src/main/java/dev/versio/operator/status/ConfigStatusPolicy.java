@@ -66,7 +66,8 @@ public final class ConfigStatusPolicy {
   }
 
   private static boolean revertFailedBefore(ConversionConfigStatus previous) {
-    return Phase.of(previous.phase) == Phase.FAILED
+    return previous != null
+        && Phase.of(previous.phase) == Phase.FAILED
         && Conditions.find(previous.conditions, Conditions.APPLIED)
             .map(c -> "RevertFailed".equals(c.getReason()))
             .orElse(false);
@@ -174,12 +175,15 @@ public final class ConfigStatusPolicy {
             Conditions.remove(conditions, Conditions.STALE);
           }
           case NOT_ATTEMPTED -> {
-            if (previous != null && Phase.of(previous.phase) == Phase.FAILED) {
+            if (previous != null
+                && Phase.of(previous.phase) == Phase.FAILED
+                && !revertFailedBefore(previous)) {
               // stays Failed while still invalid: the status keeps saying the target was reverted
               to = Phase.FAILED;
               reason = "Reverted";
               Conditions.remove(conditions, Conditions.STALE);
-            } else if (applied) {
+            } else if (applied || revertFailedBefore(previous)) {
+              // (a failed revert left the webhook on the target: that is serving stale too)
               to = Phase.STALE;
               reason = "SchemaDrift";
               Conditions.set(

@@ -25,19 +25,19 @@ class ConfigValidatorTest {
 
   private Verdict validate(CRDConversionConfig config) {
     return validator.validate(
-        ConfigKind.CRD, config.getMetadata().getName(), config.getSpec(), cluster);
+        AdmittedConfigKind.CRD, config.getMetadata().getName(), config.getSpec(), cluster);
   }
 
   private Verdict validate(XRDConversionConfig config) {
     return validator.validate(
-        ConfigKind.XRD, config.getMetadata().getName(), config.getSpec(), cluster);
+        AdmittedConfigKind.XRD, config.getMetadata().getName(), config.getSpec(), cluster);
   }
 
   @Test
   void aCrdConfigIsRejectedWhileCrdSupportIsDisabled() {
     var verdict =
         new ConfigValidator(false, true)
-            .validate(ConfigKind.CRD, "c", crdConfig("c", CACHES, null).getSpec(), cluster);
+            .validate(AdmittedConfigKind.CRD, "c", crdConfig("c", CACHES, null).getSpec(), cluster);
 
     assertThat(verdict.allowed()).isFalse();
     assertThat(verdict.message())
@@ -53,7 +53,10 @@ class ConfigValidatorTest {
     var verdict =
         new ConfigValidator(true, false)
             .validate(
-                ConfigKind.XRD, "x", xrdConfig("x", "x.example.org", null).getSpec(), cluster);
+                AdmittedConfigKind.XRD,
+                "x",
+                xrdConfig("x", "x.example.org", null).getSpec(),
+                cluster);
 
     assertThat(verdict.message())
         .isEqualTo(

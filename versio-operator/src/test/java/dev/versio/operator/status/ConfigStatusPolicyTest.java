@@ -258,6 +258,18 @@ class ConfigStatusPolicyTest {
     }
     rows.add(
         argumentSet(
+            "failed revert + policy now KeepServingStale + still invalid → Stale/SchemaDrift (the"
+                + " webhook is still on the target)",
+            new Row(
+                Before.FAILED_REVERT_FAILED,
+                validationFailed(Revert.NOT_ATTEMPTED),
+                Phase.STALE,
+                "SchemaDrift",
+                no("ValidationFailed"),
+                no("RevertFailed"),
+                yes("SchemaDrift"))));
+    rows.add(
+        argumentSet(
             "reverted (Failed) + still invalid → stays Failed",
             new Row(
                 Before.FAILED_REVERTED,

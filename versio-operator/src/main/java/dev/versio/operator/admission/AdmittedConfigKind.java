@@ -1,7 +1,7 @@
 package dev.versio.operator.admission;
 
-/** The two config kinds: what differs between them for admission. */
-public enum ConfigKind {
+/** The two config kinds as admission sees them (names, target field, feature flag). */
+public enum AdmittedConfigKind {
   CRD("CRDConversionConfig", "crdconversionconfigs", "CRD", "spec.targetCRD.name", "crd"),
   XRD("XRDConversionConfig", "xrdconversionconfigs", "XRD", "spec.targetXRD.name", "xrd");
 
@@ -11,7 +11,8 @@ public enum ConfigKind {
   private final String targetField;
   private final String flagWord;
 
-  ConfigKind(String kind, String plural, String targetKind, String targetField, String flagWord) {
+  AdmittedConfigKind(
+      String kind, String plural, String targetKind, String targetField, String flagWord) {
     this.kind = kind;
     this.plural = plural;
     this.targetKind = targetKind;
