@@ -38,8 +38,9 @@ import picocli.CommandLine.Spec;
           + " onto that CRD.",
       "",
       "Needs the etcd and kube-apiserver binaries that hack/control-plane.sh provisions once per"
-          + " machine (about 5 minutes; root or sudo). When they are missing, versio dev says so;"
-          + " with --provision it runs that script itself (found next to the examples folder).",
+          + " machine (about 5 minutes; root or sudo). When they are missing, versio dev runs that"
+          + " script itself first (found next to the examples folder); --no-provision makes it"
+          + " stop and say so instead.",
       ""
     },
     footerHeading = "%nExamples:%n",
@@ -88,8 +89,12 @@ public final class DevCommand implements Callable<Integer> {
 
   @Option(
       names = "--provision",
+      negatable = true,
+      defaultValue = "true",
+      fallbackValue = "true",
       description =
-          "Run hack/control-plane.sh first when the etcd and kube-apiserver binaries are missing.")
+          "Run hack/control-plane.sh first when the etcd and kube-apiserver binaries are missing"
+              + " (default: on; --no-provision stops with instructions instead).")
   boolean provision;
 
   @Spec CommandSpec spec;
@@ -253,7 +258,7 @@ public final class DevCommand implements Callable<Integer> {
     }
   }
 
-  /** The etcd and kube-apiserver binaries; provisions them with {@code --provision}. */
+  /** The etcd and kube-apiserver binaries; provisions them unless {@code --no-provision}. */
   private ControlPlaneAssets assets(Path examples, Progress progress) {
     try {
       return ControlPlaneAssets.locate();
@@ -263,7 +268,7 @@ public final class DevCommand implements Callable<Integer> {
         throw DevFailure.setup(
             "the etcd and kube-apiserver binaries are missing. " + missing.getMessage(),
             Files.isExecutable(script)
-                ? "Run once: " + script + "   (or: versio dev --provision)"
+                ? "Run once: " + script + "   (or drop --no-provision)"
                 : "Get hack/control-plane.sh from the Versio repository and run it once.");
       }
       if (!Files.isExecutable(script)) {
