@@ -1,7 +1,5 @@
 package dev.versio.cli;
 
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -97,36 +95,16 @@ public final class StopSignal {
   }
 
   /**
-   * Registers {@code sun.misc.Signal} handlers by reflection: the API is supported (module {@code
-   * jdk.unsupported}) but javac warns about every direct use.
+   * Registers {@code sun.misc.Signal} handlers (module {@code jdk.unsupported}: supported, though
+   * javac flags it as internal API); false where the JDK lacks it.
    */
   private boolean installHandlers() {
     try {
-      var signalClass = Class.forName("sun.misc.Signal");
-      var handlerClass = Class.forName("sun.misc.SignalHandler");
-      var getName = signalClass.getMethod("getName");
-      var handle = signalClass.getMethod("handle", signalClass, handlerClass);
-      InvocationHandler onCall =
-          (proxy, method, args) ->
-              switch (method.getName()) {
-                case "handle" -> {
-                  onSignal((String) getName.invoke(args[0]));
-                  yield null;
-                }
-                case "hashCode" -> System.identityHashCode(proxy);
-                case "equals" -> proxy == args[0];
-                case "toString" -> "versio stop handler";
-                default -> null;
-              };
-      var handler =
-          Proxy.newProxyInstance(
-              StopSignal.class.getClassLoader(), new Class<?>[] {handlerClass}, onCall);
       for (var name : SIGNALS) {
-        var signal = signalClass.getConstructor(String.class).newInstance(name);
-        handle.invoke(null, signal, handler);
+        sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> onSignal(signal.getName()));
       }
       return true;
-    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+    } catch (IllegalArgumentException | LinkageError e) {
       return false;
     }
   }

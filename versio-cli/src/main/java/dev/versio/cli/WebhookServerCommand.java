@@ -7,8 +7,8 @@ import dev.versio.webhook.tracing.ReviewTracing;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -113,7 +113,7 @@ final class WebhookServerCommand implements Callable<Integer> {
                 ? Runtime.getRuntime().availableProcessors()
                 : initialSyncWorkers,
             configSelector);
-    var stop = new CountDownLatch(1);
+    var stop = StopSignal.install(Duration.ofSeconds(30));
     var otlp =
         otlpTracesEndpoint == null
             ? null
@@ -121,18 +121,13 @@ final class WebhookServerCommand implements Callable<Integer> {
     var tracing = otlp == null ? ReviewTracing.off() : otlp.reviewTracing();
     try (var client = new KubernetesClientBuilder().build();
         var server = WebhookServer.start(client, options, Clock.systemUTC(), tracing)) {
-      Runtime.getRuntime()
-          .addShutdownHook(
-              new Thread(
-                  () -> {
-                    server.close(); // stop accepting, finish in-flight reviews
-                    if (otlp != null) {
-                      otlp.close(); // flush buffered spans
-                    }
-                    stop.countDown();
-                  },
-                  "versio-shutdown"));
       stop.await();
+      server.close(); // stop accepting, finish in-flight reviews
+    } finally {
+      if (otlp != null) {
+        otlp.close(); // flush buffered spans
+      }
+      stop.stopped();
     }
     return 0;
   }
