@@ -20,6 +20,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetricsV2;
 import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
+import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -175,7 +176,20 @@ public final class VersioOperator implements AutoCloseable {
                 .withFinalizer(finalizer)
                 .withReconciliationMaxInterval(options.resyncInterval())
                 .withGenerationAware(false)
-                .withOnUpdateFilter(meaningful));
+                .withOnUpdateFilter(meaningful)
+                .withRetry(retry()));
+  }
+
+  /**
+   * A failed reconcile (an apply, a revert, a status write) is retried without limit: after 1 s,
+   * doubling up to one minute. A failed revert must not be given up on.
+   */
+  static GenericRetry retry() {
+    return new GenericRetry()
+        .setInitialInterval(1000)
+        .setIntervalMultiplier(2)
+        .setMaxInterval(60_000)
+        .withoutMaxAttempts();
   }
 
   /**
