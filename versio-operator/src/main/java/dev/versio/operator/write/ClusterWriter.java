@@ -67,20 +67,22 @@ public final class ClusterWriter {
 
   /**
    * Server-side applies {@code body} (field manager {@code versio-operator}, force) for {@code
-   * owner}.
+   * owner}; returns the object as the apiserver stored it (its new generation included).
    */
-  public void apply(HasMetadata owner, ObjectNode body) {
+  public GenericKubernetesResource apply(HasMetadata owner, ObjectNode body) {
     check(owner);
     var resource = serialization.unmarshal(body.toString(), GenericKubernetesResource.class);
     boolean ok = false;
     try {
-      client
-          .genericKubernetesResources(resource.getApiVersion(), resource.getKind())
-          .resource(resource)
-          .fieldManager(ConversionPatch.FIELD_MANAGER)
-          .forceConflicts()
-          .serverSideApply();
+      var stored =
+          client
+              .genericKubernetesResources(resource.getApiVersion(), resource.getKind())
+              .resource(resource)
+              .fieldManager(ConversionPatch.FIELD_MANAGER)
+              .forceConflicts()
+              .serverSideApply();
       ok = true;
+      return stored;
     } finally {
       metrics.write("apply", ok);
     }
