@@ -78,7 +78,7 @@ public final class VersioOperator implements AutoCloseable {
         options.host(),
         ops.port(),
         options.namespace());
-    var writer = new ClusterWriter(client, WriteGate.single(), clock);
+    var writer = new ClusterWriter(client, WriteGate.single(), clock, metrics);
     var handover = HandoverGate.passThrough();
     operator =
         new Operator(

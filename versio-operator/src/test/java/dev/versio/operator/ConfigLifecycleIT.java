@@ -106,6 +106,12 @@ class ConfigLifecycleIT {
     assertThat(status.overallLossless).isTrue();
     assertThat(status.lastAppliedPlanHash).isEqualTo(status.schemaHash).startsWith("sha256:");
     assertThat(status.observedGeneration).isEqualTo(1L);
+    // the target's generation after the apply, so the target's update event writes nothing more
+    assertThat(status.observedTargetGeneration)
+        .isEqualTo(target(target).getMetadata().getGeneration());
+    assertThat(operator.metrics().scrape())
+        .contains("versio_operator_writes_total{kind=\"apply\",result=\"success\"}")
+        .contains("versio_operator_writes_total{kind=\"status\",result=\"success\"}");
     assertThat(status.spokeStatuses)
         .singleElement()
         .satisfies(s -> assertThat(s.version).isEqualTo("v1"));

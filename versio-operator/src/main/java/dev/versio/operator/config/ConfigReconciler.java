@@ -322,10 +322,16 @@ public abstract class ConfigReconciler<
               endpoint,
               caBundle,
               spec.conversionReviewVersions);
+      // the status records the target's generation after our apply (the apply bumps it), so the
+      // reconcile that the target's own update event triggers finds nothing left to write
+      long targetGeneration = targetView.generation();
       if (!ConversionPatch.alreadyApplied(targetView, body)) {
         long started = System.nanoTime();
         try {
-          writer.apply(config, kind.targetContext(), body);
+          var stored = writer.apply(config, kind.targetContext(), body);
+          if (stored != null && stored.getMetadata().getGeneration() != null) {
+            targetGeneration = stored.getMetadata().getGeneration();
+          }
           metrics.applyDuration(
               kind.label(), target, true, Duration.ofNanos(System.nanoTime() - started));
         } catch (RuntimeException e) {
@@ -343,7 +349,7 @@ public abstract class ConfigReconciler<
       }
       return new Observation(
           generation,
-          targetView.generation(),
+          targetGeneration,
           analysis,
           serverName,
           targetHealthy,

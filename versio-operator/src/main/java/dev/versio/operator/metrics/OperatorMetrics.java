@@ -13,17 +13,31 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The operator's own metrics ({@code versio_operator_*}); JOSDK's reconcile metrics and JVM metrics
  * go to the same registry, exposed as Prometheus text on the ops port.
+ *
+ * <p>Among them, {@code versio_operator_writes_total{kind, result}} counts every write request the
+ * operator sends to the apiserver (all of them go through {@code ClusterWriter}): {@code
+ * kind="status"} a status replace of a config or server, {@code kind="apply"} a server-side apply
+ * (or revert) of a target's {@code spec.conversion}, {@code kind="event"} a Kubernetes Event;
+ * {@code result} is {@code success} or {@code error}. Writes per reconcile and per config follow
+ * from it and JOSDK's {@code operator_sdk_reconciliations_*} counters.
  */
 public final class OperatorMetrics {
+  /** The {@code kind} label values of {@code versio_operator_writes_total}. */
+  public static final List<String> WRITE_KINDS = List.of("status", "apply", "event");
+
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final AtomicInteger xrdApi = new AtomicInteger();
   private final AtomicInteger ready = new AtomicInteger();
+  private final Map<String, Counter> writes = new HashMap<>();
 
   public OperatorMetrics() {
     new JvmMemoryMetrics().bindTo(registry);
@@ -39,6 +53,27 @@ public final class OperatorMetrics {
     Gauge.builder("versio.operator.ready", ready, AtomicInteger::get)
         .description("1 once caches are synced and admission serves")
         .register(registry);
+    for (var kind : WRITE_KINDS) {
+      for (var result : List.of("success", "error")) {
+        writes.put(
+            kind + "/" + result,
+            Counter.builder("versio.operator.writes")
+                .description(
+                    "Write requests to the apiserver: status replaces, server-side applies, Events")
+                .tag("kind", kind)
+                .tag("result", result)
+                .register(registry));
+      }
+    }
+  }
+
+  /** One write request sent ({@code kind}: status, apply or event). */
+  public void write(String kind, boolean success) {
+    var counter = writes.get(kind + "/" + (success ? "success" : "error"));
+    if (counter == null) {
+      throw new IllegalArgumentException("unknown write kind " + kind);
+    }
+    counter.increment();
   }
 
   public MeterRegistry registry() {

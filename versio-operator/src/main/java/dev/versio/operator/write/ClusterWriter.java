@@ -2,6 +2,7 @@ package dev.versio.operator.write;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.versio.operator.config.ConversionPatch;
+import dev.versio.operator.metrics.OperatorMetrics;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -21,7 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Every write the operator makes goes through here, and every one first asks the {@link WriteGate}
- * whether this replica may write now. Nothing in here decides what to write.
+ * whether this replica may write now. Nothing in here decides what to write. Every request sent is
+ * counted in {@code versio_operator_writes_total{kind=status|apply|event, result}}.
  */
 public final class ClusterWriter {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterWriter.class);
@@ -30,12 +32,15 @@ public final class ClusterWriter {
   private final KubernetesClient client;
   private final WriteGate gate;
   private final Clock clock;
+  private final OperatorMetrics metrics;
   private final KubernetesSerialization serialization = new KubernetesSerialization();
 
-  public ClusterWriter(KubernetesClient client, WriteGate gate, Clock clock) {
+  public ClusterWriter(
+      KubernetesClient client, WriteGate gate, Clock clock, OperatorMetrics metrics) {
     this.client = client;
     this.gate = gate;
     this.clock = clock;
+    this.metrics = metrics;
   }
 
   /** Thrown when the gate says this replica may not write {@code object} now. */
@@ -62,17 +67,26 @@ public final class ClusterWriter {
 
   /**
    * Server-side applies {@code body} (field manager {@code versio-operator}, force) for {@code
-   * owner}.
+   * owner}; returns the object as the apiserver stored it (its new generation included).
    */
-  public void apply(HasMetadata owner, ResourceDefinitionContext type, ObjectNode body) {
+  public GenericKubernetesResource apply(
+      HasMetadata owner, ResourceDefinitionContext type, ObjectNode body) {
     check(owner);
     var resource = serialization.unmarshal(body.toString(), GenericKubernetesResource.class);
-    client
-        .genericKubernetesResources(type)
-        .resource(resource)
-        .fieldManager(ConversionPatch.FIELD_MANAGER)
-        .forceConflicts()
-        .serverSideApply();
+    boolean ok = false;
+    try {
+      var stored =
+          client
+              .genericKubernetesResources(type)
+              .resource(resource)
+              .fieldManager(ConversionPatch.FIELD_MANAGER)
+              .forceConflicts()
+              .serverSideApply();
+      ok = true;
+      return stored;
+    } finally {
+      metrics.write("apply", ok);
+    }
   }
 
   /**
@@ -83,11 +97,17 @@ public final class ClusterWriter {
     check(config);
     var patch =
         "[{\"op\":\"add\",\"path\":\"/status\",\"value\":" + serialization.asJson(status) + "}]";
-    client
-        .genericKubernetesResources(config.getApiVersion(), config.getKind())
-        .withName(config.getMetadata().getName())
-        .subresource("status")
-        .patch(PatchContext.of(PatchType.JSON), patch);
+    boolean ok = false;
+    try {
+      client
+          .genericKubernetesResources(config.getApiVersion(), config.getKind())
+          .withName(config.getMetadata().getName())
+          .subresource("status")
+          .patch(PatchContext.of(PatchType.JSON), patch);
+      ok = true;
+    } finally {
+      metrics.write("status", ok);
+    }
   }
 
   /** Records a Kubernetes Event about {@code object}; a failure is logged, never thrown. */
@@ -128,7 +148,9 @@ public final class ClusterWriter {
             .build();
     try {
       client.v1().events().inNamespace(namespace).resource(event).create();
+      metrics.write("event", true);
     } catch (KubernetesClientException e) {
+      metrics.write("event", false);
       LOG.warn(
           "cannot record the {} event on {} {}: {}",
           reason,

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The operator scale run (a load harness, not a test; never part of hack/test.sh): N two-version
+# CRDs x 1 CRDConversionConfig each against the real test control plane, the operator with its
+# default options in its own JVM, one default webhook server in URL mode. Prints one summary block
+# (medians, min, max) and writes the whole output to docs/bench/ (or --out FILE). Examples:
+#   hack/bench-operator.sh 300 --runs 3             # the nightly envelope, three fresh control planes
+#   hack/bench-operator.sh 1000 --runs 3
+#   hack/bench-operator.sh 300 --runs 3 --cold      # configs created while the operator is down
+# Options: --runs R, --threads T (concurrent creates, 4), --operator-xmx SIZE (512m),
+#          --operator-jvm-args "ARGS", --operator-jfr (profile of the operator JVM),
+#          --timeout-seconds S (max(180, N/2)), --cold, --out FILE.
+set -Eeuo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+. hack/lib/java.sh
+[ $# -ge 1 ] || { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+hack/control-plane.sh >/dev/null
+n=$1
+out=""
+for ((i = 2; i <= $#; i++)); do [ "${!i}" = "--out" ] && { j=$((i + 1)); out=${!j}; }; done
+mode=running
+case " $* " in *" --cold "*) mode=cold ;; esac
+if [ -z "$out" ]; then
+  out="docs/bench/operator-scale-n$n-$mode-$(date +%Y%m%d-%H%M%S).txt"
+  set -- "$@" --out "$out"
+fi
+log=versio-bench/target/bench-operator-build.log
+mkdir -p versio-bench/target
+echo "building the harness..." >&2
+# package within one reactor (no install): the classpath points at the modules' own target/ jars
+mvn -B -Dstyle.color=never -q -DskipTests -Dspotless.check.skip=true -pl versio-bench -am package \
+  dependency:build-classpath -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime \
+  >"$log" 2>&1 || { tail -n 30 "$log" >&2; exit 2; }
+cp="versio-bench/target/classes:$(cat versio-bench/target/classpath.txt)"
+exec "$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED \
+  -Xmx2g -Dbench.commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+  -cp "$cp" dev.versio.bench.operator.OperatorScale "$@"
