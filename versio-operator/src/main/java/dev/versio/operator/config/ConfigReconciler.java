@@ -1,5 +1,7 @@
 package dev.versio.operator.config;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.versio.api.assign.Assignment;
 import dev.versio.api.assign.AssignmentResolver;
 import dev.versio.api.assign.ServerView;
@@ -15,6 +17,7 @@ import dev.versio.operator.gate.HandoverGate;
 import dev.versio.operator.gate.ServerReadyGate;
 import dev.versio.operator.metrics.OperatorMetrics;
 import dev.versio.operator.status.Analysis;
+import dev.versio.operator.status.Conditions;
 import dev.versio.operator.status.ConfigStatusPolicy;
 import dev.versio.operator.status.ConfigStatusPolicy.DriftPolicy;
 import dev.versio.operator.status.Observation;
@@ -25,6 +28,7 @@ import dev.versio.operator.status.Observation.Revert;
 import dev.versio.operator.status.Observation.WaitCause;
 import dev.versio.operator.status.Phase;
 import dev.versio.operator.write.ClusterWriter;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
@@ -37,6 +41,7 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -139,6 +144,24 @@ public abstract class ConfigReconciler<
     return UpdateControl.noUpdate();
   }
 
+  /** One server-side apply onto a target, timed into {@code apply_duration_seconds}. */
+  private GenericKubernetesResource timedApply(C config, String target, ObjectNode body) {
+    long started = System.nanoTime();
+    boolean ok = false;
+    try {
+      var stored = writer.apply(config, kind.targetContext(), body);
+      ok = true;
+      return stored;
+    } finally {
+      metrics.applyDuration(
+          kind.label(), target, ok, Duration.ofNanos(System.nanoTime() - started));
+    }
+  }
+
+  private ObjectNode revertBody(String target) {
+    return ConversionPatch.revert(kind.targetApiVersion(), kind.targetKind(), target);
+  }
+
   private void writeStatus(C config, ConversionConfigStatus previous, ConversionConfigStatus next) {
     if (previous != null && EngineJson.sameValue(tree(previous), tree(next))) {
       return;
@@ -146,7 +169,7 @@ public abstract class ConfigReconciler<
     writer.replaceStatus(config, next);
   }
 
-  private static com.fasterxml.jackson.databind.JsonNode tree(Object value) {
+  private static JsonNode tree(Object value) {
     try {
       return EngineJson.newMapper().readTree(SERIALIZATION.asJson(value));
     } catch (Exception e) {
@@ -326,17 +349,12 @@ public abstract class ConfigReconciler<
       // reconcile that the target's own update event triggers finds nothing left to write
       long targetGeneration = targetView.generation();
       if (!ConversionPatch.alreadyApplied(targetView, body)) {
-        long started = System.nanoTime();
         try {
-          var stored = writer.apply(config, kind.targetContext(), body);
+          var stored = timedApply(config, target, body);
           if (stored != null && stored.getMetadata().getGeneration() != null) {
             targetGeneration = stored.getMetadata().getGeneration();
           }
-          metrics.applyDuration(
-              kind.label(), target, true, Duration.ofNanos(System.nanoTime() - started));
         } catch (RuntimeException e) {
-          metrics.applyDuration(
-              kind.label(), target, false, Duration.ofNanos(System.nanoTime() - started));
           throw new IllegalStateException(
               "server-side apply of spec.conversion on "
                   + kind.targetNoun()
@@ -397,18 +415,10 @@ public abstract class ConfigReconciler<
       if (!owns(targetView)) {
         return Revert.REVERTED; // nothing of ours is on the target any more
       }
-      long started = System.nanoTime();
       try {
-        writer.apply(
-            config,
-            kind.targetContext(),
-            ConversionPatch.revert(kind.targetApiVersion(), kind.targetKind(), target));
-        metrics.applyDuration(
-            kind.label(), target, true, Duration.ofNanos(System.nanoTime() - started));
+        timedApply(config, target, revertBody(target));
         return Revert.REVERTED;
       } catch (RuntimeException e) {
-        metrics.applyDuration(
-            kind.label(), target, false, Duration.ofNanos(System.nanoTime() - started));
         revertError =
             "reverting " + kind.targetNoun() + " " + target + " failed: " + e.getMessage();
         LOG.warn("{} {}: {}", kind.kind(), name, revertError);
@@ -451,8 +461,7 @@ public abstract class ConfigReconciler<
             || ConfigStatusPolicy.shouldRevert(status, DriftPolicy.FAIL_CLOSED)
                 && phase == Phase.FAILED;
     var target = config.getSpec() == null ? null : config.getSpec().targetName();
-    var found =
-        target == null ? java.util.Optional.<TargetView>empty() : kind.target(cache, target);
+    var found = target == null ? Optional.<TargetView>empty() : kind.target(cache, target);
     if (!pointsAtWebhook
         || found.isEmpty()
         || !(kind.kind() + "/" + name)
@@ -480,9 +489,7 @@ public abstract class ConfigReconciler<
           ConfigStatusPolicy.deletionBlocked(
               status, config.getMetadata().getGeneration(), message, clock.instant());
       boolean newlyBlocked =
-          status == null
-              || !dev.versio.operator.status.Conditions.isTrue(
-                  status.conditions, dev.versio.operator.status.Conditions.DELETION_BLOCKED);
+          status == null || !Conditions.isTrue(status.conditions, Conditions.DELETION_BLOCKED);
       writeStatus(config, status, next);
       if (newlyBlocked) {
         writer.event(config, true, "DeletionBlocked", message);
@@ -490,17 +497,9 @@ public abstract class ConfigReconciler<
       return DeleteControl.noFinalizerRemoval()
           .rescheduleAfter(options.deletionRequeue().toMillis());
     }
-    long started = System.nanoTime();
     try {
-      writer.apply(
-          config,
-          kind.targetContext(),
-          ConversionPatch.revert(kind.targetApiVersion(), kind.targetKind(), target));
-      metrics.applyDuration(
-          kind.label(), target, true, Duration.ofNanos(System.nanoTime() - started));
+      timedApply(config, target, revertBody(target));
     } catch (RuntimeException e) {
-      metrics.applyDuration(
-          kind.label(), target, false, Duration.ofNanos(System.nanoTime() - started));
       throw new IllegalStateException(
           "reverting "
               + kind.targetNoun()
