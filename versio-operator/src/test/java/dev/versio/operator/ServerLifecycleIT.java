@@ -226,7 +226,7 @@ class ServerLifecycleIT {
             .atMost(Duration.ofSeconds(30))
             .until(
                 () -> client.resources(XRDConversionConfig.class).withName(name).get(),
-                c -> c.getStatus() != null && "Invalid".equals(c.getStatus().phase));
+                c -> c.getStatus() != null && "Pending".equals(c.getStatus().phase));
     assertThat(waiting.getStatus().message).contains("XRD API", "not installed");
     assertThat(metrics()).contains("versio_operator_xrd_api_available 0.0");
 

@@ -166,12 +166,14 @@ public final class AdmissionProcessor {
             configs.validate(
                 AdmittedConfigKind.CRD,
                 name,
+                previousTarget(oldObject, "targetCRD"),
                 decode(object, CRDConversionConfig.class, self).getSpec(),
                 view);
         case XRD_CONFIG ->
             configs.validate(
                 AdmittedConfigKind.XRD,
                 name,
+                previousTarget(oldObject, "targetXRD"),
                 decode(object, XRDConversionConfig.class, self).getSpec(),
                 view);
         case SERVER ->
@@ -190,6 +192,12 @@ public final class AdmissionProcessor {
     } catch (Undecodable e) {
       return Verdict.deny(e.getMessage());
     }
+  }
+
+  /** The target name of the stored object on an UPDATE; null on CREATE. */
+  private static String previousTarget(JsonNode oldObject, String field) {
+    var name = oldObject.path("spec").path(field).path("name");
+    return name.isTextual() ? name.asText() : null;
   }
 
   private <T> T decode(JsonNode object, Class<T> type, String self) {

@@ -45,6 +45,20 @@ public final class ConfigValidator {
    */
   public Verdict validate(
       AdmittedConfigKind kind, String name, ConversionConfigSpec spec, ClusterView cluster) {
+    return validate(kind, name, null, spec, cluster);
+  }
+
+  /**
+   * As {@link #validate(AdmittedConfigKind, String, ConversionConfigSpec, ClusterView)} for an
+   * UPDATE whose stored object targets {@code previousTarget} (null on CREATE): the target cannot
+   * change.
+   */
+  public Verdict validate(
+      AdmittedConfigKind kind,
+      String name,
+      String previousTarget,
+      ConversionConfigSpec spec,
+      ClusterView cluster) {
     var self = kind.ref(name);
     if (!enabled(kind)) {
       return Verdict.deny(self + ": " + disabledMessage(kind));
@@ -62,6 +76,24 @@ public final class ConfigValidator {
               + " is required; set it to the name of the "
               + kind.targetKind()
               + " this config converts");
+    }
+    if (previousTarget != null && !previousTarget.isBlank() && !previousTarget.equals(target)) {
+      return Verdict.deny(
+          self
+              + ": "
+              + kind.targetField()
+              + " cannot change (from '"
+              + previousTarget
+              + "' to '"
+              + target
+              + "'): '"
+              + previousTarget
+              + "' would keep pointing at a webhook that stops serving it. Delete this config"
+              + " (the operator reverts '"
+              + previousTarget
+              + "' first) and create a new one for '"
+              + target
+              + "'");
     }
     JsonNode specTree;
     try {

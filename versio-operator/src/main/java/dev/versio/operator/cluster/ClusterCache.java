@@ -179,6 +179,9 @@ public final class ClusterCache implements AutoCloseable {
                 }
                 sleep();
               }
+              LOG.info(
+                  "CompositeResourceDefinitions cached ({}); XRD configs proceed",
+                  informer.getStore().list().size());
               xrdApiListeners.forEach(Runnable::run);
             });
   }

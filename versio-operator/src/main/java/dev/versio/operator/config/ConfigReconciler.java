@@ -211,10 +211,11 @@ public abstract class ConfigReconciler<
             null,
             new Check(false, "XRDApiMissing", "Crossplane's XRD API is not installed"),
             null,
-            new Outcome.Invalid(
-                InvalidCause.TARGET_NOT_FOUND,
+            new Outcome.Waiting(
+                WaitCause.XRD_API_MISSING,
                 "Crossplane's XRD API (compositeresourcedefinitions.apiextensions.crossplane.io) is"
-                    + " not installed; install Crossplane, the operator picks it up by itself"));
+                    + " not installed (or its cache is still filling); the config waits and the"
+                    + " operator picks the API up by itself once Crossplane is installed"));
       }
       var found = kind.target(cache, target);
       if (found.isEmpty()) {

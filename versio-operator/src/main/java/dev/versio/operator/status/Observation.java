@@ -53,6 +53,8 @@ public record Observation(
 
   /** Which gate holds an otherwise valid config. */
   public enum WaitCause {
+    /** Crossplane's XRD API is not installed (or its cache is still filling). */
+    XRD_API_MISSING("XRDApiMissing"),
     NOT_ESTABLISHED("NotEstablished"),
     SERVER_NOT_READY("ServerNotReady");
 

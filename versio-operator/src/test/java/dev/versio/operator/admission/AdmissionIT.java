@@ -233,6 +233,28 @@ class AdmissionIT {
   }
 
   @Test
+  void aConfigCannotBeMovedToAnotherTarget(KubeTestScope scope) {
+    var name = scope.name("mover");
+    var first = apiserver.apply(crdConfig(name, "one." + scope.apiGroup()));
+
+    var moved = apiserver.apply(crdConfig(name, "two." + scope.apiGroup()));
+    var same = apiserver.apply(crdConfig(name, "one." + scope.apiGroup()));
+
+    assertThat(first.ok()).as(first.toString()).isTrue();
+    assertDenied(
+        moved,
+        CONFIG_WEBHOOK,
+        "CRDConversionConfig/"
+            + name
+            + ": spec.targetCRD.name cannot change (from 'one."
+            + scope.apiGroup()
+            + "' to 'two."
+            + scope.apiGroup()
+            + "')");
+    assertThat(same.ok()).as(same.toString()).isTrue();
+  }
+
+  @Test
   void aMissingServerAndAMissingTargetAreWarningsOnly(KubeTestScope scope) {
     var target = "widgets." + scope.apiGroup();
     var config = crdConfig(scope.name("warned"), target);

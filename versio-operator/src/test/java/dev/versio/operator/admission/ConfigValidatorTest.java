@@ -76,6 +76,31 @@ class ConfigValidatorTest {
   }
 
   @Test
+  void anUpdateMayNotMoveAConfigToAnotherTarget() {
+    var config = crdConfig("c", "gadgets.example.com", null);
+
+    var verdict =
+        validator.validate(AdmittedConfigKind.CRD, "c", CACHES, config.getSpec(), cluster);
+
+    assertThat(verdict.allowed()).isFalse();
+    assertThat(verdict.message())
+        .startsWith(
+            "CRDConversionConfig/c: spec.targetCRD.name cannot change (from 'caches.example.com'"
+                + " to 'gadgets.example.com')")
+        .contains("Delete this config");
+  }
+
+  @Test
+  void anUpdateThatKeepsTheTargetIsJudgedLikeACreate() {
+    var config = crdConfig("c", CACHES, null);
+
+    var verdict =
+        validator.validate(AdmittedConfigKind.CRD, "c", CACHES, config.getSpec(), cluster);
+
+    assertThat(verdict.allowed()).as(String.valueOf(verdict.message())).isTrue();
+  }
+
+  @Test
   void everyStructuralErrorOfTheEngineIsListedInOneDenial() {
     var config = crdConfig("c", CACHES, null);
     config.getSpec().unmappedFieldPolicy = "Warn";
