@@ -60,6 +60,8 @@ public final class ClusterCache implements AutoCloseable {
   private final List<Runnable> xrdApiListeners = new CopyOnWriteArrayList<>();
   private final boolean watchXrds;
   private volatile boolean closed;
+  private boolean xrdInformerStarted;
+  private static final Duration XRD_SYNC_ATTEMPT = Duration.ofSeconds(10);
 
   /** Receives changes of one kind of object; {@code old} is null on add, {@code now} on delete. */
   public interface Listener<T> {
@@ -153,37 +155,55 @@ public final class ClusterCache implements AutoCloseable {
   }
 
   private synchronized void startXrdInformer() {
-    if (!watchXrds || xrds != null) {
+    if (!watchXrds || xrdInformerStarted) {
       return;
     }
+    xrdInformerStarted = true;
     LOG.info("Crossplane's XRD API is installed: watching CompositeResourceDefinitions");
-    var informer = client.genericKubernetesResources(XRD_API_VERSION, XRD_KIND).runnableInformer(0);
-    informer.addEventHandler(
-        handler((old, now, deleted) -> xrdListeners.forEach(l -> l.changed(old, now, deleted))));
-    informer.exceptionHandler(
-        (started, error) -> {
-          LOG.warn(
-              "watching CompositeResourceDefinitions failed, retrying: {}", error.getMessage());
-          return true;
-        });
-    informer.start();
-    xrds = informer;
-    Thread.ofVirtual()
-        .name("versio-xrd-cache-sync")
-        .start(
-            () -> {
-              // isRunning() may still be false right after start(): wait for the sync itself
-              while (!informer.hasSynced()) {
-                if (closed) {
-                  return;
-                }
-                sleep();
-              }
-              LOG.info(
-                  "CompositeResourceDefinitions cached ({}); XRD configs proceed",
-                  informer.getStore().list().size());
-              xrdApiListeners.forEach(Runnable::run);
-            });
+    Thread.ofVirtual().name("versio-xrd-cache").start(this::fillXrdCache);
+  }
+
+  /**
+   * Starts the XRD informer and waits for its first list; an API that has just become Established
+   * may still answer 404 for a moment, so an informer that has not synced within {@link
+   * #XRD_SYNC_ATTEMPT} is replaced by a fresh one. The cache counts as available (and XRD configs
+   * proceed) only once synced.
+   */
+  private void fillXrdCache() {
+    while (!closed) {
+      var informer = client.genericKubernetesResources(XRD_CONTEXT).runnableInformer(0);
+      informer.addEventHandler(
+          handler((old, now, deleted) -> xrdListeners.forEach(l -> l.changed(old, now, deleted))));
+      informer.exceptionHandler(
+          (started, error) -> {
+            LOG.warn(
+                "watching CompositeResourceDefinitions failed, retrying: {}", error.getMessage());
+            return true;
+          });
+      try {
+        informer.start();
+      } catch (RuntimeException e) {
+        LOG.warn("cannot start watching CompositeResourceDefinitions yet: {}", e.getMessage());
+      }
+      long deadline = System.nanoTime() + XRD_SYNC_ATTEMPT.toNanos();
+      while (!informer.hasSynced() && System.nanoTime() < deadline && !closed) {
+        sleep();
+      }
+      if (informer.hasSynced()) {
+        xrds = informer;
+        LOG.info(
+            "CompositeResourceDefinitions cached ({}); XRD configs proceed",
+            informer.getStore().list().size());
+        xrdApiListeners.forEach(Runnable::run);
+        return;
+      }
+      informer.close();
+      if (!closed) {
+        LOG.warn(
+            "CompositeResourceDefinitions did not list within {} s; starting a fresh watch",
+            XRD_SYNC_ATTEMPT.toSeconds());
+      }
+    }
   }
 
   public boolean synced() {
