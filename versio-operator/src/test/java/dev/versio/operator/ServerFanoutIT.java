@@ -85,6 +85,9 @@ class ServerFanoutIT {
           .containsExactlyInAnyOrderElementsOf(onDefault);
       assertThat(new HashSet<>(triggered.stream().map(Trigger::name).toList())).hasSize(200);
       var spread = Duration.ofNanos(triggered.getLast().nanos() - triggered.getFirst().nanos());
+      System.out.printf(
+          "fan-out: %d configs enqueued over %d ms (designed: (200 - 1) / %.0f/s = 3980 ms)%n",
+          triggered.size(), spread.toMillis(), qps);
       // (200 - 1) / 50 = 3.98 s; the scheduler adds a little, never less
       assertThat(spread).isBetween(Duration.ofMillis(3900), Duration.ofMillis(5500));
       var gaps =
