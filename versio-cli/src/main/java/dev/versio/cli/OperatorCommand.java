@@ -220,20 +220,17 @@ public final class OperatorCommand implements Callable<Integer> {
       throw new IllegalArgumentException(
           "--fanout-qps must be 0 (unpaced) or a positive number, not " + fanoutQps);
     }
-    var defaults = OperatorOptions.defaults(namespace());
-    return new OperatorOptions(
-        defaults.namespace(),
-        crdSupport,
-        xrdSupport,
-        host,
-        opsPort,
-        admission(),
-        fanoutQps,
-        resyncInterval,
-        gateRequeue,
-        defaults.deletionRequeue(),
-        reconcileThreads,
-        defaults.xrdApiPoll());
+    return new OperatorOptions.Builder(namespace())
+        .crdSupport(crdSupport)
+        .xrdSupport(xrdSupport)
+        .host(host)
+        .opsPort(opsPort)
+        .admission(admission())
+        .fanoutQps(fanoutQps)
+        .resyncInterval(resyncInterval)
+        .gateRequeue(gateRequeue)
+        .reconcileThreads(reconcileThreads)
+        .build();
   }
 
   private OperatorOptions.Admission admission() {

@@ -45,7 +45,6 @@ class OperatorCommandTest {
     assertThat(options.reconcileThreads()).isEqualTo(4);
     var defaults = OperatorOptions.defaults("default");
     assertThat(options.deletionRequeue()).isEqualTo(defaults.deletionRequeue());
-    assertThat(options.xrdApiPoll()).isEqualTo(defaults.xrdApiPoll());
     assertThat(options.admission())
         .isEqualTo(
             new OperatorOptions.Admission(

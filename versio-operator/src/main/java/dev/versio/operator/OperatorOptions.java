@@ -19,7 +19,6 @@ import java.util.Objects;
  * @param gateRequeue how soon a config waiting on a gate (target, server) is looked at again
  * @param deletionRequeue how soon a blocked delete is looked at again
  * @param reconcileThreads how many reconciles run at once
- * @param xrdApiPoll how often the operator looks for Crossplane's XRD API while it is missing
  */
 public record OperatorOptions(
     String namespace,
@@ -32,8 +31,7 @@ public record OperatorOptions(
     Duration resyncInterval,
     Duration gateRequeue,
     Duration deletionRequeue,
-    int reconcileThreads,
-    Duration xrdApiPoll) {
+    int reconcileThreads) {
 
   public static final double DEFAULT_FANOUT_QPS = 50.0;
 
@@ -43,7 +41,6 @@ public record OperatorOptions(
     Objects.requireNonNull(resyncInterval, "resyncInterval");
     Objects.requireNonNull(gateRequeue, "gateRequeue");
     Objects.requireNonNull(deletionRequeue, "deletionRequeue");
-    Objects.requireNonNull(xrdApiPoll, "xrdApiPoll");
     if (!crdSupport && !xrdSupport) {
       throw new IllegalArgumentException(
           "--enable-crd-support and --enable-xrd-support are both off: enable at least one");
@@ -58,99 +55,128 @@ public record OperatorOptions(
 
   /** Defaults for a namespace: both kinds, ops on a free loopback port, no admission. */
   public static OperatorOptions defaults(String namespace) {
-    return new OperatorOptions(
-        namespace,
-        true,
-        true,
-        "127.0.0.1",
-        0,
-        null,
-        DEFAULT_FANOUT_QPS,
-        Duration.ofMinutes(5),
-        Duration.ofSeconds(15),
-        Duration.ofSeconds(30),
-        4,
-        Duration.ofSeconds(10));
+    return new Builder(namespace).build();
   }
 
   public OperatorOptions withAdmission(Admission admission) {
-    return new OperatorOptions(
-        namespace,
-        crdSupport,
-        xrdSupport,
-        host,
-        opsPort,
-        admission,
-        fanoutQps,
-        resyncInterval,
-        gateRequeue,
-        deletionRequeue,
-        reconcileThreads,
-        xrdApiPoll);
+    return toBuilder().admission(admission).build();
   }
 
   public OperatorOptions withFanoutQps(double qps) {
-    return new OperatorOptions(
-        namespace,
-        crdSupport,
-        xrdSupport,
-        host,
-        opsPort,
-        admission,
-        qps,
-        resyncInterval,
-        gateRequeue,
-        deletionRequeue,
-        reconcileThreads,
-        xrdApiPoll);
+    return toBuilder().fanoutQps(qps).build();
   }
 
   public OperatorOptions withGateRequeue(Duration requeue) {
-    return new OperatorOptions(
-        namespace,
-        crdSupport,
-        xrdSupport,
-        host,
-        opsPort,
-        admission,
-        fanoutQps,
-        resyncInterval,
-        requeue,
-        deletionRequeue,
-        reconcileThreads,
-        xrdApiPoll);
+    return toBuilder().gateRequeue(requeue).build();
   }
 
   public OperatorOptions withDeletionRequeue(Duration requeue) {
-    return new OperatorOptions(
-        namespace,
-        crdSupport,
-        xrdSupport,
-        host,
-        opsPort,
-        admission,
-        fanoutQps,
-        resyncInterval,
-        gateRequeue,
-        requeue,
-        reconcileThreads,
-        xrdApiPoll);
+    return toBuilder().deletionRequeue(requeue).build();
   }
 
   public OperatorOptions withSupport(boolean crd, boolean xrd) {
-    return new OperatorOptions(
-        namespace,
-        crd,
-        xrd,
-        host,
-        opsPort,
-        admission,
-        fanoutQps,
-        resyncInterval,
-        gateRequeue,
-        deletionRequeue,
-        reconcileThreads,
-        xrdApiPoll);
+    return toBuilder().crdSupport(crd).xrdSupport(xrd).build();
+  }
+
+  /** A builder holding these options, to change some of them. */
+  public Builder toBuilder() {
+    var b = new Builder(namespace);
+    b.crdSupport = crdSupport;
+    b.xrdSupport = xrdSupport;
+    b.host = host;
+    b.opsPort = opsPort;
+    b.admission = admission;
+    b.fanoutQps = fanoutQps;
+    b.resyncInterval = resyncInterval;
+    b.gateRequeue = gateRequeue;
+    b.deletionRequeue = deletionRequeue;
+    b.reconcileThreads = reconcileThreads;
+    return b;
+  }
+
+  /** Options field by field; starts from the defaults. */
+  public static final class Builder {
+    private final String namespace;
+    private boolean crdSupport = true;
+    private boolean xrdSupport = true;
+    private String host = "127.0.0.1";
+    private int opsPort;
+    private Admission admission;
+    private double fanoutQps = DEFAULT_FANOUT_QPS;
+    private Duration resyncInterval = Duration.ofMinutes(5);
+    private Duration gateRequeue = Duration.ofSeconds(15);
+    private Duration deletionRequeue = Duration.ofSeconds(30);
+    private int reconcileThreads = 4;
+
+    public Builder(String namespace) {
+      this.namespace = namespace;
+    }
+
+    public Builder crdSupport(boolean on) {
+      crdSupport = on;
+      return this;
+    }
+
+    public Builder xrdSupport(boolean on) {
+      xrdSupport = on;
+      return this;
+    }
+
+    public Builder host(String value) {
+      host = value;
+      return this;
+    }
+
+    public Builder opsPort(int value) {
+      opsPort = value;
+      return this;
+    }
+
+    public Builder admission(Admission value) {
+      admission = value;
+      return this;
+    }
+
+    public Builder fanoutQps(double value) {
+      fanoutQps = value;
+      return this;
+    }
+
+    public Builder resyncInterval(Duration value) {
+      resyncInterval = value;
+      return this;
+    }
+
+    public Builder gateRequeue(Duration value) {
+      gateRequeue = value;
+      return this;
+    }
+
+    public Builder deletionRequeue(Duration value) {
+      deletionRequeue = value;
+      return this;
+    }
+
+    public Builder reconcileThreads(int value) {
+      reconcileThreads = value;
+      return this;
+    }
+
+    /** The options; throws {@link IllegalArgumentException} naming the flag to fix. */
+    public OperatorOptions build() {
+      return new OperatorOptions(
+          namespace,
+          crdSupport,
+          xrdSupport,
+          host,
+          opsPort,
+          admission,
+          fanoutQps,
+          resyncInterval,
+          gateRequeue,
+          deletionRequeue,
+          reconcileThreads);
+    }
   }
 
   /**

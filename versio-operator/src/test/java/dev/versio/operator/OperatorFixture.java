@@ -3,29 +3,22 @@ package dev.versio.operator;
 import static org.awaitility.Awaitility.await;
 
 import dev.versio.api.config.CRDConversionConfig;
-import dev.versio.api.config.CRDConversionConfigSpec;
 import dev.versio.api.config.ConversionConfigStatus;
-import dev.versio.api.config.NameRef;
-import dev.versio.api.config.SpokeSpec;
 import dev.versio.api.server.ConversionWebhookServer;
-import dev.versio.api.server.ConversionWebhookServerSpec;
-import dev.versio.engine.json.EngineJson;
 import dev.versio.testkit.Crds;
+import dev.versio.testkit.fleet.Widgets;
 import dev.versio.testkit.stories.ExampleStory;
 import dev.versio.testkit.tls.CertificateAuthority;
 import dev.versio.webhook.WebhookServer;
 import dev.versio.webhook.WebhookServerOptions;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.function.Predicate;
 
 /**
@@ -73,12 +66,7 @@ final class OperatorFixture {
 
   /** A ConversionWebhookServer in URL mode. */
   static ConversionWebhookServer urlServer(String name, String url, String caBundle) {
-    var cws = new ConversionWebhookServer();
-    cws.setMetadata(new ObjectMetaBuilder().withName(name).build());
-    cws.setSpec(new ConversionWebhookServerSpec());
-    cws.getSpec().url = url;
-    cws.getSpec().caBundle = caBundle;
-    return cws;
+    return Widgets.urlServer(name, url, caBundle);
   }
 
   /** Options for tests: ops on a free port, short gate requeues. */
@@ -93,64 +81,12 @@ final class OperatorFixture {
    * (storage) has {@code spec.replicas}; both have {@code spec.engine}.
    */
   static CustomResourceDefinition widgetCrd(String group, String plural, String kind) {
-    var yaml =
-        """
-        apiVersion: apiextensions.k8s.io/v1
-        kind: CustomResourceDefinition
-        metadata: {name: PLURAL.GROUP}
-        spec:
-          group: GROUP
-          scope: Namespaced
-          names: {kind: KIND, plural: PLURAL, singular: SINGULAR, listKind: KINDList}
-          versions:
-          - name: v1
-            served: true
-            storage: false
-            schema:
-              openAPIV3Schema:
-                type: object
-                properties:
-                  spec:
-                    type: object
-                    properties:
-                      size: {type: integer}
-                      engine: {type: string}
-          - name: v2
-            served: true
-            storage: true
-            schema:
-              openAPIV3Schema:
-                type: object
-                properties:
-                  spec:
-                    type: object
-                    properties:
-                      replicas: {type: integer}
-                      engine: {type: string}
-        """
-            .replace("PLURAL", plural)
-            .replace("SINGULAR", plural.substring(0, plural.length() - 1))
-            .replace("GROUP", group)
-            .replace("KIND", kind);
-    return Serialization.unmarshal(yaml, CustomResourceDefinition.class);
+    return Widgets.crd(group, plural, kind);
   }
 
   /** The config that renames {@code spec.replicas} (v2, hub) to {@code spec.size} (v1). */
   static CRDConversionConfig renameConfig(String name, String target, String server) {
-    var config = new CRDConversionConfig();
-    config.setMetadata(new ObjectMetaBuilder().withName(name).build());
-    var spec = new CRDConversionConfigSpec();
-    spec.targetCRD = new NameRef(target);
-    spec.hubVersion = "v2";
-    var spoke = new SpokeSpec();
-    spoke.version = "v1";
-    var rule = EngineJson.nodes().objectNode().put("strategy", "FieldRename");
-    rule.putObject("fieldRename").put("hubPath", "spec.replicas").put("spokePath", "spec.size");
-    spoke.rules = List.of(rule);
-    spec.spokes = List.of(spoke);
-    spec.webhookServerRef = server == null ? null : new NameRef(server);
-    config.setSpec(spec);
-    return config;
+    return Widgets.renameConfig(name, target, server);
   }
 
   static CRDConversionConfig awaitConfig(
