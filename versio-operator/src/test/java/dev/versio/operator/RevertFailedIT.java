@@ -4,6 +4,7 @@ import static dev.versio.operator.OperatorFixture.awaitConfig;
 import static dev.versio.operator.OperatorFixture.phase;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.versio.api.config.ConversionConfigStatus;
 import dev.versio.operator.status.Conditions;
 import dev.versio.testkit.ControlPlane;
 import dev.versio.testkit.Crds;
@@ -69,26 +70,9 @@ class RevertFailedIT {
                 PatchContext.of(PatchType.JSON),
                 "[{\"op\":\"add\",\"path\":\"/spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/color\",\"value\":{\"type\":\"string\"}}]");
 
-        var failed =
-            awaitConfig(
-                admin,
-                "widgets",
-                s ->
-                    Conditions.find(s.conditions, Conditions.APPLIED)
-                        .map(c -> "RevertFailed".equals(c.getReason()))
-                        .orElse(false));
+        var failed = awaitConfig(admin, "widgets", s -> appliedReason(s, "RevertFailed"));
         assertThat(failed.getStatus().phase).isEqualTo("Failed");
-        assertThat(
-                admin
-                    .apiextensions()
-                    .v1()
-                    .customResourceDefinitions()
-                    .withName(target)
-                    .get()
-                    .getSpec()
-                    .getConversion()
-                    .getStrategy())
-            .isEqualTo("Webhook");
+        assertThat(strategy(admin, target)).isEqualTo("Webhook");
 
         grant(
             admin,
@@ -100,28 +84,29 @@ class RevertFailedIT {
                     .withVerbs("patch")
                     .build()));
 
-        var reverted =
-            awaitConfig(
-                admin,
-                "widgets",
-                s ->
-                    Conditions.find(s.conditions, Conditions.APPLIED)
-                        .map(c -> "Reverted".equals(c.getReason()))
-                        .orElse(false));
+        var reverted = awaitConfig(admin, "widgets", s -> appliedReason(s, "Reverted"));
         assertThat(reverted.getStatus().phase).isEqualTo("Failed");
-        assertThat(
-                admin
-                    .apiextensions()
-                    .v1()
-                    .customResourceDefinitions()
-                    .withName(target)
-                    .get()
-                    .getSpec()
-                    .getConversion()
-                    .getStrategy())
-            .isEqualTo("None");
+        assertThat(strategy(admin, target)).isEqualTo("None");
       }
     }
+  }
+
+  private static boolean appliedReason(ConversionConfigStatus status, String reason) {
+    return Conditions.find(status.conditions, Conditions.APPLIED)
+        .map(c -> reason.equals(c.getReason()))
+        .orElse(false);
+  }
+
+  private static String strategy(KubernetesClient admin, String crd) {
+    return admin
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .withName(crd)
+        .get()
+        .getSpec()
+        .getConversion()
+        .getStrategy();
   }
 
   /** What the operator reads and writes, except patching CRDs. */

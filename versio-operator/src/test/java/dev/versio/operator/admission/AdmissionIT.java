@@ -13,6 +13,7 @@ import dev.versio.testkit.ControlPlane;
 import dev.versio.testkit.Crds;
 import dev.versio.testkit.KubeApiServerTest;
 import dev.versio.testkit.KubeTestScope;
+import dev.versio.testkit.stories.CrossplaneStandIn;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
@@ -323,7 +324,7 @@ class AdmissionIT {
     ((ObjectNode) broken.path("spec")).put("hubVersion", "v9");
 
     var beforeApi = apiserver.apply(good);
-    installCrd((ObjectNode) FakeCluster.YAML.readTree(XRD_API_CRD));
+    CrossplaneStandIn.installXrdApi(client);
     client
         .resource(Serialization.unmarshal(xrd.toString(), GenericKubernetesResource.class))
         .serverSideApply();
@@ -750,22 +751,4 @@ class AdmissionIT {
     assertThat(reply.message())
         .startsWith("admission webhook \"" + webhook + "\" denied the request: " + messageStart);
   }
-
-  /** A stand-in for Crossplane's XRD CRD: enough for XRD objects to be stored and read. */
-  private static final String XRD_API_CRD =
-      """
-      apiVersion: apiextensions.k8s.io/v1
-      kind: CustomResourceDefinition
-      metadata: {name: compositeresourcedefinitions.apiextensions.crossplane.io}
-      spec:
-        group: apiextensions.crossplane.io
-        scope: Cluster
-        names: {kind: CompositeResourceDefinition, plural: compositeresourcedefinitions}
-        versions:
-        - name: v2
-          served: true
-          storage: true
-          schema:
-            openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
-      """;
 }
