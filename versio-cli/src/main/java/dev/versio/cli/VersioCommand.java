@@ -10,7 +10,10 @@ import dev.versio.cli.offline.SuggestCommand;
 import dev.versio.cli.offline.TestCommand;
 import dev.versio.cli.offline.ValidateCommand;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -78,8 +81,21 @@ public final class VersioCommand implements Runnable {
             });
   }
 
+  /**
+   * Runs {@code versio} with one output path: every command writes to the same two writers, which
+   * are flushed before the process exits, so no output is ever cut at a buffer boundary.
+   */
   public static void main(String[] args) {
-    System.exit(commandLine().execute(args));
+    var out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
+    var err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+    int code;
+    try {
+      code = commandLine().setOut(out).setErr(err).execute(args);
+    } finally {
+      out.flush();
+      err.flush();
+    }
+    System.exit(code);
   }
 
   /** Reads the version Maven wrote into {@code version.properties}. */
