@@ -4,6 +4,8 @@ import dev.versio.engine.compile.AnalyzeReport;
 import dev.versio.engine.compile.CompileResult;
 import dev.versio.engine.compile.Compiler;
 import dev.versio.engine.diagnostic.Diagnostic;
+import dev.versio.engine.diagnostic.DiagnosticCode;
+import dev.versio.engine.diagnostic.Severity;
 import dev.versio.engine.route.Router;
 import dev.versio.engine.rule.ConfigParser;
 import dev.versio.engine.rule.ConversionConfig;
@@ -21,17 +23,53 @@ record Analysis(
     AnalyzeReport report) {
 
   static Analysis of(Inputs.Config config, Inputs.Target target) {
+    var mismatch = targetMismatch(config, target);
     return switch (new ConfigParser().parse(config.spec())) {
       case ConfigParser.Result.Invalid invalid ->
-          new Analysis(config, target, null, invalid.diagnostics(), null);
+          new Analysis(config, target, null, concat(mismatch, invalid.diagnostics()), null);
       case ConfigParser.Result.Parsed ok ->
           new Analysis(
               config,
               target,
               ok.config(),
-              ok.warnings(),
+              concat(mismatch, ok.warnings()),
               target == null ? null : new Compiler().analyze(ok.config(), target.source()));
     };
+  }
+
+  /** An error when the config names another definition than the one given to check it against. */
+  private static List<Diagnostic> targetMismatch(Inputs.Config config, Inputs.Target target) {
+    if (target == null) {
+      return List.of();
+    }
+    var field = config.xrd() ? "targetXRD" : "targetCRD";
+    var named = config.spec().path(field).path("name").asText("");
+    if (named.isEmpty() || named.equals(target.name())) {
+      return List.of();
+    }
+    return List.of(
+        new Diagnostic(
+            DiagnosticCode.INVALID_CONFIG,
+            Severity.ERROR,
+            null,
+            List.of(),
+            "spec." + field + ".name",
+            "the config converts '"
+                + named
+                + "' (spec."
+                + field
+                + ".name), but "
+                + target.file()
+                + " defines '"
+                + target.name()
+                + "'",
+            "check the config against the definition it names, or fix spec." + field + ".name"));
+  }
+
+  private static List<Diagnostic> concat(List<Diagnostic> first, List<Diagnostic> then) {
+    var all = new ArrayList<>(first);
+    all.addAll(then);
+    return List.copyOf(all);
   }
 
   boolean structurallyValid() {

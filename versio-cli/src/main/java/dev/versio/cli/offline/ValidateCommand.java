@@ -21,7 +21,11 @@ import picocli.CommandLine.Spec;
       "  versio validate -c config.yaml",
       "  versio validate -c config.yaml --crd crd.yaml -o json",
       "",
-      "Exit codes: 0 valid, 1 invalid, 2 unreadable files or bad flags (in every output format)."
+      "Without --crd/--xrd only the structure is checked and the verdict is STRUCTURE OK, never"
+          + " VALID.",
+      "",
+      "Exit codes: 0 valid (or, without a schema, structure ok), 1 invalid, 2 unreadable files or"
+          + " bad flags (in every output format)."
     })
 public final class ValidateCommand implements Callable<Integer> {
   @Mixin TargetOptions options;
@@ -39,12 +43,16 @@ public final class ValidateCommand implements Callable<Integer> {
     var config = options.loadConfig();
     var analysis = Analysis.of(config, options.loadTarget(config));
     var out = spec.commandLine().getOut();
+    boolean schemaChecked = analysis.report() != null;
+    var verdict = !analysis.valid() ? "INVALID" : schemaChecked ? "VALID" : "STRUCTURE OK";
     if (output == OutputFormat.JSON) {
       var o = EngineJson.nodes().objectNode();
       o.put("config", config.name());
       o.put("structurallyValid", analysis.structurallyValid());
-      o.put("schemaValidated", analysis.report() != null);
-      o.put("valid", analysis.valid());
+      o.put("schemaValidated", schemaChecked);
+      // "valid" is earned only by the schema check; a structure-only check says so
+      o.put("valid", schemaChecked && analysis.valid());
+      o.put("result", verdict.toLowerCase(java.util.Locale.ROOT).replace(' ', '-'));
       o.set("diagnostics", Output.diagnostics(analysis.diagnostics()));
       Output.json(out, o);
     } else {
@@ -59,7 +67,14 @@ public final class ValidateCommand implements Callable<Integer> {
                 + ")");
       }
       analysis.diagnostics().forEach(d -> Output.text(out, d));
-      out.println(analysis.valid() ? "VALID" : "INVALID");
+      if (!schemaChecked && analysis.valid()) {
+        Output.wrap(
+            out,
+            "not checked against a schema: field paths, types, coverage of every field and"
+                + " losslessness need the target definition (--crd FILE or --xrd FILE)",
+            "  ");
+      }
+      out.println(verdict);
     }
     return analysis.valid() ? 0 : 1;
   }

@@ -96,6 +96,43 @@ class OfflineCommandsTest {
   }
 
   @Test
+  void withoutASchemaValidateNeverSaysValidOnlyThatTheStructureIsOk() {
+    var typo = examples().resolve("mistakes").resolve("typo-in-path.yaml").toString();
+
+    assertThat(run("validate", "-c", typo)).isZero();
+    assertThat(out.toString())
+        .contains("STRUCTURE OK")
+        .contains("not checked against a schema")
+        .doesNotContainPattern("(?m)^VALID$");
+
+    out.getBuffer().setLength(0);
+    assertThat(run("validate", "-c", typo, "-o", "json")).isZero();
+    assertThat(out.toString())
+        .contains("\"schemaValidated\" : false")
+        .contains("\"valid\" : false")
+        .contains("\"result\" : \"structure-ok\"");
+  }
+
+  @Test
+  void aConfigCheckedAgainstAnotherDefinitionThanItNamesIsInvalid() throws IOException {
+    var story = examples().resolve("field-rename");
+    var other = tmp.resolve("other.yaml");
+    Files.writeString(
+        other,
+        Files.readString(story.resolve("config.yaml"))
+            .replace(
+                "targetCRD: {name: caches.example.com}", "targetCRD: {name: other.example.com}"));
+
+    assertThat(
+            run("validate", "-c", other.toString(), "--crd", story.resolve("crd.yaml").toString()))
+        .isEqualTo(1);
+    assertThat(out.toString())
+        .contains("INVALID")
+        .contains("the config converts 'other.example.com' (spec.targetCRD.name)")
+        .contains("defines 'caches.example.com'");
+  }
+
+  @Test
   void unreadableFilesAndMismatchedKindFlagsAreLoadErrorsWithExitCodeTwo() {
     var story = examples().resolve("field-rename");
     assertThat(run("validate", "-c", tmp.resolve("nope.yaml").toString())).isEqualTo(2);
