@@ -65,6 +65,16 @@ public final class VersioCommand implements Runnable {
   public static CommandLine commandLine() {
     return new CommandLine(new VersioCommand())
         .setCaseInsensitiveEnumValuesAllowed(true)
+        .setParameterExceptionHandler(
+            (e, args) -> {
+              // a usage error is one line (plus picocli's "did you mean"), not the whole help
+              var cli = e.getCommandLine();
+              var name = cli.getCommandSpec().qualifiedName();
+              cli.getErr().println(name + ": " + e.getMessage());
+              CommandLine.UnmatchedArgumentException.printSuggestions(e, cli.getErr());
+              cli.getErr().println("See '" + name + " --help'.");
+              return 2;
+            })
         .setExecutionExceptionHandler(
             (e, cli, parsed) -> {
               // a failure the user can fix gets its message, not a stack trace

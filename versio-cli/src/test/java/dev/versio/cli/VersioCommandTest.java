@@ -45,4 +45,24 @@ class VersioCommandTest {
     assertThat(run("--no-such-flag")).isEqualTo(2);
     assertThat(err.toString()).contains("Unknown option: '--no-such-flag'");
   }
+
+  @Test
+  void aUsageErrorIsOneLineAndAPointerToHelpNotTheWholeHelp() {
+    assertThat(run("convert", "--to", "v2")).isEqualTo(2);
+
+    assertThat(err.toString().lines().toList())
+        .hasSize(2)
+        .satisfies(
+            lines -> {
+              assertThat(lines.getFirst()).startsWith("versio convert: Missing required option");
+              assertThat(lines.getLast()).isEqualTo("See 'versio convert --help'.");
+            });
+  }
+
+  @Test
+  void aMistypedCommandSuggestsTheRightOne() {
+    assertThat(run("valdate")).isEqualTo(2);
+
+    assertThat(err.toString()).contains("validate").contains("See 'versio --help'.");
+  }
 }
