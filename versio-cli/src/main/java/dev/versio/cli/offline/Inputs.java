@@ -160,8 +160,7 @@ public final class Inputs {
       }
       return out;
     } catch (IOException | RuntimeException e) {
-      throw new LoadError(
-          file + " is not valid YAML or JSON: " + e.getMessage().lines().findFirst().orElse(""));
+      throw new LoadError(SyntaxError.describe(file, e));
     }
   }
 }

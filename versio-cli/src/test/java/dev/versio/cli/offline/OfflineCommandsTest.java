@@ -133,6 +133,32 @@ class OfflineCommandsTest {
   }
 
   @Test
+  void aYamlSyntaxErrorNamesFileLineColumnAndTheParsersReason() throws IOException {
+    var broken = tmp.resolve("broken.yaml");
+    Files.writeString(
+        broken,
+        "apiVersion: versio.dev/v1alpha1\nkind: CRDConversionConfig\nmetadata:\n  name: x\n"
+            + "spec:\n  hubVersion: v2\n  spokes: [\n   - bad\n");
+
+    assertThat(run("validate", "-c", broken.toString())).isEqualTo(2);
+    assertThat(err.toString())
+        .contains(broken + ":8:4: not valid YAML: expected the node content, but found '-'");
+  }
+
+  @Test
+  void aBinaryFileIsSaidToBeNoTextNotACharsetException() throws IOException {
+    var binary = tmp.resolve("binary.yaml");
+    var bytes = new byte[256];
+    for (int i = 0; i < bytes.length; i++) {
+      bytes[i] = (byte) (0x80 + i % 0x40);
+    }
+    Files.write(binary, bytes);
+
+    assertThat(run("validate", "-c", binary.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("is not UTF-8 text").doesNotContain("Exception");
+  }
+
+  @Test
   void unreadableFilesAndMismatchedKindFlagsAreLoadErrorsWithExitCodeTwo() {
     var story = examples().resolve("field-rename");
     assertThat(run("validate", "-c", tmp.resolve("nope.yaml").toString())).isEqualTo(2);
