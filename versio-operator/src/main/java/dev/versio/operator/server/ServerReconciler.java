@@ -32,6 +32,7 @@ import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Date;
@@ -60,6 +61,16 @@ public final class ServerReconciler
   private final OperatorOptions options;
   private final Clock clock;
   private final UrlProbe probe = new UrlProbe(Duration.ofSeconds(3));
+  private final java.util.Map<String, Probed> probed =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * The last probe of a URL-mode server: every config change re-reconciles the servers (for {@code
+   * assignedConfigs}), and that must not cost an HTTPS round trip each time.
+   */
+  private record Probed(String url, String caBundle, UrlProbe.Result result, Instant at) {}
+
+  private static final Duration PROBE_REUSE = Duration.ofSeconds(5);
 
   public ServerReconciler(
       ClusterCache cache,
@@ -129,7 +140,7 @@ public final class ServerReconciler
             .toList();
     var spec = server.getSpec();
     if (isUrlMode(server)) {
-      var result = probe.probe(spec.url, spec.caBundle == null ? "" : spec.caBundle);
+      var result = probeOf(server.getMetadata().getName(), spec.url, spec.caBundle);
       return new ServerObservation(
           new Check(
               result.reachable() && result.certificateOk(),
@@ -220,6 +231,21 @@ public final class ServerReconciler
         otherDefaults);
   }
 
+  private UrlProbe.Result probeOf(String name, String url, String caBundle) {
+    var bundle = caBundle == null ? "" : caBundle;
+    var now = clock.instant();
+    var last = probed.get(name);
+    if (last != null
+        && last.url().equals(url)
+        && last.caBundle().equals(bundle)
+        && last.at().plus(PROBE_REUSE).isAfter(now)) {
+      return last.result();
+    }
+    var result = probe.probe(url, bundle);
+    probed.put(name, new Probed(url, bundle, result, now));
+    return result;
+  }
+
   private Check certificate(String namespace, String secretName) {
     Secret secret;
     try {
@@ -299,11 +325,13 @@ public final class ServerReconciler
     }
     var annotations = server.getMetadata().getAnnotations();
     if (annotations != null && "true".equals(annotations.get(ALLOW_FORCE_DELETE))) {
+      probed.remove(server.getMetadata().getName());
       return DeleteControl.defaultDelete();
     }
     var name = server.getMetadata().getName();
     var assigned = assignedConfigs(name);
     if (assigned.isEmpty()) {
+      probed.remove(name);
       return DeleteControl.defaultDelete();
     }
     var names = assigned.stream().map(a -> a.name).sorted().toList();
