@@ -62,10 +62,6 @@ public record OperatorOptions(
     return toBuilder().admission(admission).build();
   }
 
-  public OperatorOptions withFanoutQps(double qps) {
-    return toBuilder().fanoutQps(qps).build();
-  }
-
   public OperatorOptions withGateRequeue(Duration requeue) {
     return toBuilder().gateRequeue(requeue).build();
   }

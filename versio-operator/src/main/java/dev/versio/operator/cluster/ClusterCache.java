@@ -206,14 +206,6 @@ public final class ClusterCache implements AutoCloseable {
     }
   }
 
-  public boolean synced() {
-    return crds.hasSynced()
-        && servers.hasSynced()
-        && crdConfigs.hasSynced()
-        && xrdConfigs.hasSynced()
-        && secrets.hasSynced();
-  }
-
   /** Whether Crossplane's XRD API is installed and its cache is filled. */
   public boolean xrdApiAvailable() {
     var informer = xrds;
