@@ -34,8 +34,6 @@ public final class ClusterCache implements AutoCloseable {
       "compositeresourcedefinitions.apiextensions.crossplane.io";
   public static final String XRD_API_VERSION = "apiextensions.crossplane.io/v2";
   public static final String XRD_KIND = "CompositeResourceDefinition";
-  public static final String MANAGED_SECRET_SELECTOR =
-      "app.kubernetes.io/managed-by=versio-operator";
   static final String BY_TARGET = "byTarget";
 
   /** Crossplane's XRD API, named explicitly: discovery may lag behind the moment it appears. */
