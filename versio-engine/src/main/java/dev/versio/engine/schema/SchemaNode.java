@@ -29,6 +29,8 @@ import java.util.Optional;
  * @param maxItems {@code maxItems}, or null
  * @param construct {@code $ref}, {@code oneOf}, {@code anyOf} or {@code allOf} when present: the
  *     engine treats such a node as opaque
+ * @param embeddedResource {@code x-kubernetes-embedded-resource}: the value is an object with its
+ *     own {@code apiVersion}, {@code kind} and {@code metadata}
  */
 public record SchemaNode(
     Optional<String> type,
@@ -45,7 +47,8 @@ public record SchemaNode(
     String listType,
     List<String> listMapKeys,
     Long maxItems,
-    String construct) {
+    String construct,
+    boolean embeddedResource) {
 
   public SchemaNode {
     Objects.requireNonNull(type, "type");
@@ -108,7 +111,8 @@ public record SchemaNode(
             : null,
         mapKeys,
         node.hasNonNull("maxItems") ? node.get("maxItems").asLong() : null,
-        construct);
+        construct,
+        node.path("x-kubernetes-embedded-resource").asBoolean(false));
   }
 
   /** A schema with no keywords at all (what {@code additionalProperties: true} allows). */
@@ -128,7 +132,8 @@ public record SchemaNode(
         null,
         List.of(),
         null,
-        null);
+        null,
+        false);
   }
 
   /** Looks up a declared property. */
@@ -160,6 +165,7 @@ public record SchemaNode(
         listType,
         listMapKeys,
         maxItems,
-        construct);
+        construct,
+        embeddedResource);
   }
 }
