@@ -90,7 +90,7 @@ public final class LiveObjects {
         for (var item : page.getItems()) {
           out.add(
               new Inputs.Sample(
-                  null, client.getKubernetesSerialization().convertValue(item, JsonNode.class)));
+                  client.getKubernetesSerialization().convertValue(item, JsonNode.class)));
         }
         var token = page.getMetadata().getContinue();
         next = token == null || token.isEmpty() ? null : token;

@@ -64,7 +64,7 @@ public final class ConvertCommand implements Callable<Integer> {
       analysis.diagnostics().stream().filter(d -> d.isError()).forEach(d -> Output.text(err, d));
       return 1;
     }
-    var object = Inputs.single(file);
+    var object = Inputs.single(file, options.limits);
     var from = new Inputs.Sample(file, object).version();
     try {
       var converted = analysis.router().convert(object, from, to);

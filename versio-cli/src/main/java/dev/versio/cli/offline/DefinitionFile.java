@@ -12,7 +12,7 @@ public final class DefinitionFile {
   Path crd;
 
   @Option(
-      names = {"-x", "--xrd"},
+      names = "--xrd",
       paramLabel = "FILE",
       description = "The target Crossplane CompositeResourceDefinition.")
   Path xrd;
@@ -29,6 +29,6 @@ public final class DefinitionFile {
     if ((crd == null) == (xrd == null)) {
       throw new LoadError("pass exactly one of --crd FILE or --xrd FILE");
     }
-    return Inputs.target(xrd() ? xrd : crd, xrd(), null);
+    return Inputs.target(xrd() ? xrd : crd, xrd(), null, InputLimits.defaults());
   }
 }

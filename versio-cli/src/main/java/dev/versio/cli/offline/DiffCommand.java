@@ -65,7 +65,7 @@ public final class DiffCommand implements Callable<Integer> {
               ? "with --live pass only the local config; the old one is read from the cluster"
               : "pass two configs, OLD and NEW (or one config and --live)");
     }
-    var after = Inputs.config(configs.getLast());
+    var after = Inputs.config(configs.getLast(), InputLimits.defaults());
     Inputs.Config before;
     Inputs.Target target;
     if (live) {
@@ -75,7 +75,7 @@ public final class DiffCommand implements Callable<Integer> {
         target = schema.given() ? schema.load() : objects.definition(after);
       }
     } else {
-      before = Inputs.config(configs.getFirst());
+      before = Inputs.config(configs.getFirst(), InputLimits.defaults());
       target = schema.load();
     }
     if (before.xrd() != after.xrd()) {

@@ -1,9 +1,7 @@
 package dev.versio.cli.offline;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import dev.versio.engine.json.EngineJson;
+import dev.versio.api.ApiGroup;
 import dev.versio.engine.schema.ResourceSchemas;
 import dev.versio.engine.schema.SchemaSource;
 import java.io.IOException;
@@ -11,12 +9,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Stream;
 
 /** Reads configs, target definitions and sample objects from YAML or JSON files. */
 public final class Inputs {
-  static final ObjectMapper YAML = EngineJson.configure(YAMLMapper.builder()).build();
-
   private Inputs() {}
 
   /** A config file: its kind, name and spec. */
@@ -25,18 +22,35 @@ public final class Inputs {
   /** A target definition: schemas, group and kind. */
   public record Target(Path file, SchemaSource source, String group, String kind, String name) {}
 
-  public static Config config(Path file) {
-    var doc = single(file);
+  public static Config config(Path file, InputLimits limits) {
+    var doc = single(file, limits);
+    var label = new InputFile(file).label();
     var kind = doc.path("kind").asText("");
-    if (!kind.equals("CRDConversionConfig") && !kind.equals("XRDConversionConfig")) {
+    if (!CONFIG_KINDS.contains(kind)) {
+      var close =
+          CONFIG_KINDS.stream().filter(k -> k.equalsIgnoreCase(kind.replace("-", ""))).findFirst();
       throw new LoadError(
-          file
-              + " is a "
-              + (kind.isEmpty() ? "document without kind" : kind)
-              + ", not a CRDConversionConfig or XRDConversionConfig");
+          label
+              + ": kind is "
+              + (kind.isEmpty() ? "missing" : "'" + kind + "'")
+              + close
+                  .map(k -> "; did you mean '" + k + "'?")
+                  .orElse("; a config is a CRDConversionConfig or an XRDConversionConfig"));
+    }
+    var apiVersion = doc.path("apiVersion").asText("");
+    if (!apiVersion.equals(ApiGroup.API_VERSION)) {
+      throw new LoadError(
+          label
+              + ": apiVersion is "
+              + (apiVersion.isEmpty() ? "missing" : "'" + apiVersion + "'")
+              + "; a "
+              + kind
+              + " has apiVersion: "
+              + ApiGroup.API_VERSION);
     }
     if (!doc.path("spec").isObject()) {
-      throw new LoadError(file + ": the config has no spec");
+      throw new LoadError(
+          label + ": the config has no spec (an object with hubVersion and spokes)");
     }
     return new Config(
         file,
@@ -45,11 +59,14 @@ public final class Inputs {
         doc.get("spec"));
   }
 
+  private static final List<String> CONFIG_KINDS =
+      List.of("CRDConversionConfig", "XRDConversionConfig");
+
   /** Loads the target; {@code xrdFlag} says which flag named it and must match the config kind. */
-  public static Target target(Path file, boolean xrdFlag, Config config) {
+  public static Target target(Path file, boolean xrdFlag, Config config, InputLimits limits) {
     if (config != null && config.xrd() != xrdFlag) {
       throw new LoadError(
-          config.file()
+          new InputFile(config.file()).label()
               + " is a "
               + (config.xrd() ? "XRDConversionConfig" : "CRDConversionConfig")
               + "; pass its target schema with "
@@ -57,7 +74,7 @@ public final class Inputs {
               + ", not "
               + (xrdFlag ? "--xrd" : "--crd"));
     }
-    return target(single(file), xrdFlag, file, file.toString());
+    return target(single(file, limits), xrdFlag, file, new InputFile(file).label());
   }
 
   /** A target from a definition read elsewhere (e.g. from a cluster), named by {@code origin}. */
@@ -80,7 +97,7 @@ public final class Inputs {
     var name = config.spec().path(config.xrd() ? "targetXRD" : "targetCRD").path("name").asText("");
     if (name.isEmpty()) {
       throw new LoadError(
-          config.file()
+          new InputFile(config.file()).label()
               + ": spec."
               + (config.xrd() ? "targetXRD" : "targetCRD")
               + ".name is missing; name the definition the config converts");
@@ -88,10 +105,15 @@ public final class Inputs {
     return name;
   }
 
-  /** Every object in a file or (recursively) a folder of .yaml/.yml/.json files. */
-  public static List<Sample> samples(Path path) {
+  /**
+   * Every object in a file, standard input ({@code -}) or (recursively) a folder of
+   * .yaml/.yml/.json files. A {@code kind: List} (what {@code kubectl get -o yaml} writes) counts
+   * as its items. A document that cannot be a sample is not dropped silently: it is returned in
+   * {@link SampleSet#skipped()} with the reason.
+   */
+  public static SampleSet samples(Path path, InputLimits limits) {
     var files = new ArrayList<Path>();
-    if (Files.isDirectory(path)) {
+    if (!InputFile.isStdin(path) && Files.isDirectory(path)) {
       try (Stream<Path> walk = Files.walk(path)) {
         walk.filter(Files::isRegularFile)
             .filter(p -> p.toString().matches(".*\\.(ya?ml|json)$"))
@@ -100,29 +122,121 @@ public final class Inputs {
       } catch (IOException e) {
         throw new LoadError("cannot read " + path + ": " + e.getMessage());
       }
+      if (files.isEmpty()) {
+        throw new LoadError(path + " holds no .yaml, .yml or .json file");
+      }
     } else {
       files.add(path);
     }
-    var out = new ArrayList<Sample>();
+    var samples = new ArrayList<Sample>();
+    var skipped = new ArrayList<Skipped>();
     for (var file : files) {
-      for (var doc : documents(file)) {
-        out.add(new Sample(file, doc));
+      for (var doc : documents(file, limits)) {
+        var where = new Skipped(file, doc.index(), doc.line(), null);
+        var object = doc.node();
+        if (isList(object)) {
+          int i = 0;
+          for (var item : object.get("items")) {
+            var at = new Skipped(file, doc.index(), doc.line(), "items[" + i++ + "]");
+            accept(at, item, samples, skipped);
+          }
+        } else {
+          accept(where, object, samples, skipped);
+        }
       }
     }
-    return out;
+    return new SampleSet(samples, skipped);
+  }
+
+  private static boolean isList(JsonNode doc) {
+    return doc.isObject()
+        && doc.path("kind").asText("").endsWith("List")
+        && doc.path("items").isArray();
+  }
+
+  private static void accept(
+      Skipped where, JsonNode object, List<Sample> samples, List<Skipped> skipped) {
+    String reason = null;
+    if (!object.isObject()) {
+      var type = object.getNodeType().name().toLowerCase(Locale.ROOT);
+      reason = "it is " + (type.startsWith("a") ? "an " : "a ") + type + ", not an object";
+    } else if (object.path("apiVersion").asText("").isEmpty()) {
+      reason = "it has no apiVersion";
+    } else if (object.path("kind").asText("").isEmpty()) {
+      reason = "it has no kind";
+    }
+    if (reason == null) {
+      samples.add(new Sample(where.file(), where.document(), where.line(), where.item(), object));
+    } else {
+      skipped.add(where.because(reason));
+    }
+  }
+
+  /** The samples read, and the documents that were not samples, each with the reason. */
+  public record SampleSet(List<Sample> samples, List<Skipped> skipped) {
+    public SampleSet {
+      samples = List.copyOf(samples);
+      skipped = List.copyOf(skipped);
+    }
+  }
+
+  /**
+   * A document that is not tested: where it is ({@code item} names a List's entry) and why.
+   *
+   * @param reason why it was skipped; null while it is only a position
+   */
+  public record Skipped(Path file, int document, int line, String item, String reason) {
+    Skipped(Path file, int document, int line, String item) {
+      this(file, document, line, item, null);
+    }
+
+    Skipped because(String why) {
+      return new Skipped(file, document, line, item, why);
+    }
+
+    /** {@code samples/a.yaml:12 (document 2, items[0])}. */
+    public String where() {
+      if (file == null) {
+        return "an object in the cluster" + (item == null ? "" : " (" + item + ")");
+      }
+      return new InputFile(file).label()
+          + ":"
+          + line
+          + " (document "
+          + document
+          + (item == null ? "" : ", " + item)
+          + ")";
+    }
   }
 
   /** One sample object and where it came from: a file, or (null) the cluster. */
-  public record Sample(Path file, JsonNode object) {
+  public record Sample(Path file, int document, int line, String item, JsonNode object) {
+    /** A live object (no file). */
+    public Sample(JsonNode object) {
+      this(null, 0, 0, null, object);
+    }
+
+    /** The only object of a file. */
+    public Sample(Path file, JsonNode object) {
+      this(file, 1, 1, null, object);
+    }
+
+    /** Where it is, for a report of why it was skipped. */
+    Skipped position() {
+      return new Skipped(file, document, line, item);
+    }
+
     /** {@code file.yaml:name} for a file, {@code namespace/name} for a live object. */
     public String label() {
+      return file == null ? name() : new InputFile(file).shortName() + ":" + name();
+    }
+
+    /** {@code namespace/name}, or the name alone. */
+    public String name() {
       var metadata = object.path("metadata");
       var name = metadata.path("name").asText("?");
-      if (file == null) {
-        var namespace = metadata.path("namespace").asText("");
-        return namespace.isEmpty() ? name : namespace + "/" + name;
-      }
-      return file.getFileName() + ":" + name;
+      var namespace = metadata.path("namespace").asText("");
+      return file != null || namespace.isEmpty() ? name : namespace + "/" + name;
     }
 
     public String version() {
@@ -137,30 +251,20 @@ public final class Inputs {
     }
   }
 
-  static JsonNode single(Path file) {
-    var docs = documents(file);
+  static JsonNode single(Path file, InputLimits limits) {
+    var docs = documents(file, limits);
     if (docs.size() != 1) {
-      throw new LoadError(file + " holds " + docs.size() + " documents; expected exactly one");
+      throw new LoadError(
+          new InputFile(file).label()
+              + " holds "
+              + docs.size()
+              + " documents; expected exactly one");
     }
-    return docs.getFirst();
+    return docs.getFirst().node();
   }
 
-  static List<JsonNode> documents(Path file) {
-    if (!Files.isRegularFile(file)) {
-      throw new LoadError(file + " does not exist or is not a file");
-    }
-    try (var parser = YAML.getFactory().createParser(file.toFile())) {
-      var out = new ArrayList<JsonNode>();
-      var it = YAML.readValues(parser, JsonNode.class);
-      while (it.hasNext()) {
-        var doc = it.next();
-        if (doc != null && !doc.isNull() && !doc.isMissingNode()) {
-          out.add(doc);
-        }
-      }
-      return out;
-    } catch (IOException | RuntimeException e) {
-      throw new LoadError(SyntaxError.describe(file, e));
-    }
+  static List<DocumentReader.Document> documents(Path path, InputLimits limits) {
+    var file = new InputFile(path);
+    return new DocumentReader(limits).read(file, file.read(System.in));
   }
 }

@@ -2,7 +2,6 @@ package dev.versio.cli.offline;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.util.List;
 import java.util.Locale;
 import javax.xml.stream.XMLOutputFactory;
 import javax.xml.stream.XMLStreamException;
@@ -17,21 +16,84 @@ import javax.xml.stream.XMLStreamWriter;
 final class JUnitReport {
   private JUnitReport() {}
 
-  static void write(PrintWriter out, String resource, List<TestCommand.PathResult> results) {
+  static void write(PrintWriter out, TestReport report) {
     var buffer = new StringWriter();
+    var results = report.paths();
+    var resource = report.resource() == null ? "versio test" : report.resource();
     try {
       XMLStreamWriter xml = XMLOutputFactory.newFactory().createXMLStreamWriter(buffer);
       xml.writeStartDocument("UTF-8", "1.0");
       xml.writeCharacters("\n");
       xml.writeStartElement("testsuites");
       xml.writeAttribute("name", "versio test");
-      attributes(xml, results);
       xml.writeCharacters("\n  ");
       xml.writeStartElement("testsuite");
       xml.writeAttribute("name", resource);
-      attributes(xml, results);
+      int strictFailures =
+          report.strict() ? report.unexercised().size() + (report.schema().isEmpty() ? 0 : 1) : 0;
+      xml.writeAttribute(
+          "tests",
+          Integer.toString(
+              results.size() + (report.ran() ? 0 : 1) + strictFailures + report.skipped().size()));
+      xml.writeAttribute("failures", Long.toString(report.count("fail") + strictFailures));
+      xml.writeAttribute("errors", Long.toString(report.count("error") + (report.ran() ? 0 : 1)));
+      xml.writeAttribute("skipped", Integer.toString(report.skipped().size()));
+      if (!report.ran()) {
+        notRun(xml, report);
+      }
       for (var r : results) {
         testCase(xml, r);
+      }
+      if (report.strict()) {
+        for (var rule : report.unexercised()) {
+          xml.writeCharacters("\n    ");
+          xml.writeStartElement("testcase");
+          xml.writeAttribute("classname", "rule coverage");
+          xml.writeAttribute("name", rule.id());
+          element(
+              xml,
+              "failure",
+              "UnexercisedRule",
+              "no sample exercised " + rule.id(),
+              "add a sample that sets the fields of this rule (--strict)");
+          xml.writeEndElement();
+        }
+        if (!report.schema().isEmpty()) {
+          xml.writeCharacters("\n    ");
+          xml.writeStartElement("testcase");
+          xml.writeAttribute("classname", "schema");
+          xml.writeAttribute("name", "objects conform to their version's schema");
+          element(
+              xml,
+              "failure",
+              "SchemaFinding",
+              report.schema().size() + " object field(s) the apiserver would prune or reject",
+              String.join(
+                  "\n",
+                  report.schema().stream()
+                      .map(
+                          s ->
+                              s.sample().label()
+                                  + " "
+                                  + s.version()
+                                  + " ("
+                                  + s.object()
+                                  + "): "
+                                  + s.finding().message())
+                      .toList()));
+          xml.writeEndElement();
+        }
+      }
+      for (var skipped : report.skipped()) {
+        xml.writeCharacters("\n    ");
+        xml.writeStartElement("testcase");
+        xml.writeAttribute("classname", "skipped documents");
+        xml.writeAttribute("name", skipped.where());
+        xml.writeCharacters("\n      ");
+        xml.writeStartElement("skipped");
+        xml.writeAttribute("message", skipped.reason());
+        xml.writeEndElement();
+        xml.writeEndElement();
       }
       xml.writeCharacters("\n  ");
       xml.writeEndElement();
@@ -46,12 +108,25 @@ final class JUnitReport {
     out.flush();
   }
 
-  private static void attributes(XMLStreamWriter xml, List<TestCommand.PathResult> results)
-      throws XMLStreamException {
-    xml.writeAttribute("tests", Integer.toString(results.size()));
-    xml.writeAttribute("failures", Long.toString(count(results, "fail")));
-    xml.writeAttribute("errors", Long.toString(count(results, "error")));
-    xml.writeAttribute("skipped", "0");
+  /** Nothing was tested: one error case that says why, so CI shows it. */
+  private static void notRun(XMLStreamWriter xml, TestReport report) throws XMLStreamException {
+    xml.writeCharacters("\n    ");
+    xml.writeStartElement("testcase");
+    xml.writeAttribute("classname", report.config() == null ? "inputs" : report.config());
+    xml.writeAttribute("name", "the config compiles and the inputs can be read");
+    var lines =
+        report.configErrors().stream()
+            .map(
+                d ->
+                    (d.spoke() == null ? "" : "[" + d.spoke() + "] ")
+                        + (d.ruleLocation().isEmpty() ? "" : d.ruleLocation() + ": ")
+                        + (d.path() == null ? "" : d.path() + ": ")
+                        + d.message())
+            .toList();
+    var message = report.problem() == null ? "the config does not compile" : report.problem();
+    element(
+        xml, "error", "NotTested", message, lines.isEmpty() ? message : String.join("\n", lines));
+    xml.writeEndElement();
   }
 
   private static void testCase(XMLStreamWriter xml, TestCommand.PathResult r)
@@ -69,13 +144,14 @@ final class JUnitReport {
         element(
             xml,
             "failure",
+            "UnacknowledgedLoss",
             "unacknowledged loss of " + String.join(", ", r.lost()),
             "fields that do not come back and no lossy, acknowledged rule claims them:\n"
                 + String.join("\n", r.lost())
                 + "\nfix: add a rule that keeps them (e.g. toAnnotation), or mark the rule that"
                 + " drops them acknowledgeLossy with a reason");
       }
-      case "error" -> element(xml, "error", r.error(), r.error());
+      case "error" -> element(xml, "error", "ConversionError", r.error(), r.error());
       case "pass", "loss" -> {
         if (!r.acknowledged().isEmpty()) {
           xml.writeCharacters("\n      ");
@@ -90,17 +166,14 @@ final class JUnitReport {
     xml.writeEndElement();
   }
 
-  private static void element(XMLStreamWriter xml, String name, String message, String body)
+  private static void element(
+      XMLStreamWriter xml, String name, String type, String message, String body)
       throws XMLStreamException {
     xml.writeCharacters("\n      ");
     xml.writeStartElement(name);
     xml.writeAttribute("message", message == null ? "" : message);
-    xml.writeAttribute("type", name.equals("failure") ? "UnacknowledgedLoss" : "ConversionError");
+    xml.writeAttribute("type", type);
     xml.writeCharacters(body == null ? "" : body);
     xml.writeEndElement();
-  }
-
-  private static long count(List<TestCommand.PathResult> results, String kind) {
-    return results.stream().filter(r -> r.result().equals(kind)).count();
   }
 }

@@ -3,12 +3,14 @@ package dev.versio.cli.offline;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.versio.engine.diagnostic.Diagnostic;
 import dev.versio.engine.json.EngineJson;
 import java.io.PrintWriter;
 import java.util.List;
 
-/** Output helpers: stable JSON, and diagnostics as text that fits 80 columns. */
+/** Output helpers: stable JSON, and diagnostics as text that fits 100 columns. */
 public final class Output {
   private Output() {}
 
@@ -17,6 +19,24 @@ public final class Output {
       out.println(
           EngineJson.newMapper()
               .enable(SerializationFeature.INDENT_OUTPUT)
+              .writeValueAsString(node));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A report as indented JSON, or as YAML (the same fields). */
+  public static void structured(PrintWriter out, JsonNode node, boolean yaml) {
+    if (!yaml) {
+      json(out, node);
+      return;
+    }
+    try {
+      out.print(
+          new YAMLMapper()
+              .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+              .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
+              .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
               .writeValueAsString(node));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
@@ -54,7 +74,7 @@ public final class Output {
   }
 
   public static void wrap(PrintWriter out, String text, String indent) {
-    int width = 80;
+    int width = 100;
     var lead = text.substring(0, text.length() - text.stripLeading().length());
     var line = new StringBuilder(lead);
     for (var word : text.stripLeading().split(" ")) {

@@ -4,9 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.versio.engine.compile.SpokeReport;
 import dev.versio.engine.route.Router;
 import dev.versio.engine.runtime.ConversionException;
+import dev.versio.engine.schema.SchemaConformance;
+import dev.versio.engine.schema.SchemaNode;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Round-trips one sample through every selected version and back. Thread-safe: the router and the
@@ -16,11 +20,24 @@ final class SampleTester {
   /** An object as some version saw it during the test, for rule coverage. */
   record Seen(String version, JsonNode object) {}
 
-  /** Every path tested for one sample, and every form of it that was produced. */
-  record Outcome(List<TestCommand.PathResult> paths, List<Seen> seen) {
+  /**
+   * What the apiserver would say about one object the test read or produced: the sample itself
+   * ({@code from} null) or its conversion from {@code from} to {@code version}.
+   */
+  record SchemaIssue(
+      Inputs.Sample sample, String version, String from, SchemaConformance.Finding finding) {
+    /** {@code sample} or {@code converted from v1}. */
+    String object() {
+      return from == null ? "sample" : "converted from " + from;
+    }
+  }
+
+  /** Every path tested for one sample, every form of it produced, and what its schemas say. */
+  record Outcome(List<TestCommand.PathResult> paths, List<Seen> seen, List<SchemaIssue> schema) {
     Outcome {
       paths = List.copyOf(paths);
       seen = List.copyOf(seen);
+      schema = List.copyOf(schema);
     }
   }
 
@@ -29,6 +46,7 @@ final class SampleTester {
   private final List<String> versions;
   private final VersionPairs pairs;
   private final boolean skipIdentity;
+  private final Map<String, SchemaNode> schemas = new HashMap<>();
 
   SampleTester(
       Analysis analysis, Router router, List<String> versions, VersionPairs pairs, boolean skip) {
@@ -37,11 +55,15 @@ final class SampleTester {
     this.versions = List.copyOf(versions);
     this.pairs = pairs;
     this.skipIdentity = skip;
+    for (var v : analysis.target().source().versions()) {
+      schemas.put(v.name(), v.schema());
+    }
   }
 
   Outcome test(Inputs.Sample sample) {
     var results = new ArrayList<TestCommand.PathResult>();
     var seen = new ArrayList<Seen>();
+    var schema = new ArrayList<SchemaIssue>();
     var from = sample.version();
     if (!versions.contains(from)) {
       results.add(
@@ -53,8 +75,9 @@ final class SampleTester {
               List.of(),
               List.of(),
               "the sample is at " + from + " but the config converts only " + versions));
-      return new Outcome(results, seen);
+      return new Outcome(results, seen, schema);
     }
+    conformance(sample, sample.object(), from, null, schema);
     seen.add(new Seen(from, sample.object()));
     var hub = analysis.parsed().hubVersion();
     if (!from.equals(hub)) {
@@ -75,15 +98,34 @@ final class SampleTester {
         }
         continue;
       }
-      results.add(roundTrip(sample, from, to, seen));
+      results.add(roundTrip(sample, from, to, seen, schema));
     }
-    return new Outcome(results, seen);
+    return new Outcome(results, seen, schema);
+  }
+
+  private void conformance(
+      Inputs.Sample sample,
+      JsonNode object,
+      String version,
+      String from,
+      List<SchemaIssue> issues) {
+    var schema = schemas.get(version);
+    if (schema == null) {
+      return;
+    }
+    for (var finding : SchemaConformance.check(object, schema)) {
+      if (analysis.config().xrd() && CrossplaneFields.owned(finding.path())) {
+        continue;
+      }
+      issues.add(new SchemaIssue(sample, version, from, finding));
+    }
   }
 
   private TestCommand.PathResult roundTrip(
-      Inputs.Sample sample, String from, String to, List<Seen> seen) {
+      Inputs.Sample sample, String from, String to, List<Seen> seen, List<SchemaIssue> schema) {
     try {
       var there = router.convert(sample.object(), from, to);
+      conformance(sample, there, to, from, schema);
       seen.add(new Seen(to, there));
       var back = router.convert(there, to, from);
       var diffs = LeafDiff.paths(sample.object(), back);

@@ -3,7 +3,6 @@ package dev.versio.cli.offline;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import java.io.CharConversionException;
 import java.nio.charset.CharacterCodingException;
-import java.nio.file.Path;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
@@ -13,9 +12,21 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
 final class SyntaxError {
   private SyntaxError() {}
 
-  static String describe(Path file, Throwable error) {
+  /** Whether the parser stopped at the YAML size limit ({@link InputLimits}). */
+  static boolean isSizeLimit(Throwable error) {
     for (var cause = error; cause != null; cause = cause.getCause()) {
-      if (cause instanceof CharConversionException || cause instanceof CharacterCodingException) {
+      if (cause.getMessage() != null && cause.getMessage().contains("exceeds the limit")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static String describe(String file, Throwable error) {
+    for (var cause = error; cause != null; cause = cause.getCause()) {
+      if (cause instanceof CharConversionException
+          || cause instanceof CharacterCodingException
+          || cause.getMessage() != null && cause.getMessage().startsWith("Invalid UTF-8")) {
         return file + " is not UTF-8 text (a binary file?); pass a YAML or JSON file";
       }
       if (cause instanceof MarkedYAMLException yaml && yaml.getProblemMark() != null) {

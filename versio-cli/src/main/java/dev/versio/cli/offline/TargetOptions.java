@@ -13,6 +13,13 @@ public final class TargetOptions {
       description = "The CRDConversionConfig or XRDConversionConfig.")
   Path config;
 
+  @Option(
+      names = InputLimits.FLAG,
+      paramLabel = "SIZE",
+      converter = InputLimits.SizeConverter.class,
+      description = InputLimits.DESCRIPTION)
+  InputLimits limits = InputLimits.defaults();
+
   @ArgGroup(exclusive = true, multiplicity = "0..1")
   Schema schema;
 
@@ -25,14 +32,36 @@ public final class TargetOptions {
     Path crd;
 
     @Option(
-        names = {"-x", "--xrd"},
+        names = "--xrd",
         paramLabel = "FILE",
         description = "The target Crossplane CompositeResourceDefinition.")
     Path xrd;
   }
 
+  /** At most one input may be standard input ({@code -}): it can be read only once. */
+  void requireOneStdin(java.nio.file.Path... others) {
+    var flags = new java.util.ArrayList<String>();
+    if (InputFile.isStdin(config)) {
+      flags.add("--config");
+    }
+    if (schema != null && (InputFile.isStdin(schema.crd) || InputFile.isStdin(schema.xrd))) {
+      flags.add(schema.crd != null ? "--crd" : "--xrd");
+    }
+    for (var other : others) {
+      if (InputFile.isStdin(other)) {
+        flags.add("another input");
+      }
+    }
+    if (flags.size() > 1) {
+      throw new LoadError(
+          String.join(" and ", flags)
+              + " both read standard input (-); only one input can come from stdin");
+    }
+  }
+
   Inputs.Config loadConfig() {
-    return Inputs.config(config);
+    requireOneStdin();
+    return Inputs.config(config, limits);
   }
 
   /** The target, or null when no schema flag was given. */
@@ -41,8 +70,8 @@ public final class TargetOptions {
       return null;
     }
     return schema.crd != null
-        ? Inputs.target(schema.crd, false, config)
-        : Inputs.target(schema.xrd, true, config);
+        ? Inputs.target(schema.crd, false, config, limits)
+        : Inputs.target(schema.xrd, true, config, limits);
   }
 
   Inputs.Target requireTarget(Inputs.Config config) {

@@ -1,6 +1,5 @@
 package dev.versio.cli.offline;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.versio.cli.live.ClusterOptions;
 import dev.versio.cli.live.Fleet;
 import dev.versio.cli.live.LiveObjects;
@@ -35,7 +34,9 @@ import picocli.CommandLine.Spec;
     footer = {
       "  versio test -c config.yaml --crd crd.yaml -s samples/",
       "",
-      "Exit codes: 0 passed per --fail-on, 1 loss or errors found, 2 unreadable files, bad flags or an invalid config."
+      "Exit codes: 0 passed per --fail-on, 1 loss or errors found (with --strict also: rules no"
+          + " sample exercised, objects the apiserver would prune or reject), 2 unreadable files,"
+          + " bad flags or an invalid config (-o json, yaml and junit still write a report)."
     })
 public final class TestCommand implements Callable<Integer> {
   @Mixin TargetOptions options;
@@ -43,7 +44,9 @@ public final class TestCommand implements Callable<Integer> {
   @Option(
       names = {"-s", "--samples"},
       paramLabel = "PATH",
-      description = "A sample file, or a folder of them (or --live).")
+      description =
+          "A sample file, a folder of them, or - for standard input (or --live). A kind: List"
+              + " counts as its items.")
   Path samples;
 
   @Option(
@@ -63,12 +66,14 @@ public final class TestCommand implements Callable<Integer> {
   @Option(
       names = "--page-size",
       defaultValue = "500",
+      paramLabel = "N",
       description = "Objects per list page with --live (default: ${DEFAULT-VALUE}).")
   int pageSize;
 
   @Option(
       names = "--fail-on",
       defaultValue = "loss",
+      paramLabel = "LEVEL",
       description =
           "loss: fail on unacknowledged loss or errors; warn: also on rules no sample exercised;"
               + " none: report only (default: ${DEFAULT-VALUE}).")
@@ -76,12 +81,15 @@ public final class TestCommand implements Callable<Integer> {
 
   @Option(
       names = "--strict",
-      description = "Fail when a rule was never exercised by any sample (same as --fail-on warn).")
+      description =
+          "Also fail when a rule was never exercised by any sample, or when the apiserver would"
+              + " prune or reject a sample or a converted object (same as --fail-on warn).")
   boolean strict;
 
   @Option(
       names = "--concurrency",
       defaultValue = "1",
+      paramLabel = "N",
       description =
           "Samples tested in parallel; 0 = one per CPU. Output keeps the sample order (default:"
               + " ${DEFAULT-VALUE}).")
@@ -105,8 +113,10 @@ public final class TestCommand implements Callable<Integer> {
   @Option(
       names = {"-o", "--output"},
       defaultValue = "table",
+      paramLabel = "FORMAT",
       description =
-          "table, json, or junit (JUnit XML, one test case per path, for CI test reports) (default: ${DEFAULT-VALUE}).")
+          "table, json, yaml, or junit (JUnit XML, one test case per path, for CI test reports)"
+              + " (default: ${DEFAULT-VALUE}).")
   TestReportFormat output;
 
   @Spec CommandSpec spec;
@@ -139,15 +149,25 @@ public final class TestCommand implements Callable<Integer> {
     if (!live && fleet.requested()) {
       throw new LoadError("--contexts and --kubeconfig-dir need --live");
     }
-    var config = options.loadConfig();
-    if (!live) {
-      return test(config, options.requireTarget(config), Inputs.samples(samples));
+    options.requireOneStdin(samples);
+    try {
+      var config = options.loadConfig();
+      if (!live) {
+        var target = options.requireTarget(config);
+        return test(config, target, Inputs.samples(samples, options.limits));
+      }
+      var clusters = fleet.clusters(cluster);
+      if (clusters.size() == 1 && !fleet.requested()) {
+        return testLive(config, clusters.getFirst());
+      }
+      return testFleet(config, clusters);
+    } catch (LoadError e) {
+      // CI looks for the report file: write one that says why nothing was tested, then fail
+      if (output != TestReportFormat.TABLE && !fleet.requested()) {
+        render(TestReport.notRun(null, null, e.getMessage(), List.of()));
+      }
+      throw e;
     }
-    var clusters = fleet.clusters(cluster);
-    if (clusters.size() == 1 && !fleet.requested()) {
-      return testLive(config, clusters.getFirst());
-    }
-    return testFleet(config, clusters);
   }
 
   private int testLive(Inputs.Config config, Fleet.Cluster where) {
@@ -159,19 +179,12 @@ public final class TestCommand implements Callable<Integer> {
       }
       var found = objects.all(target, pageSize);
       if (found.isEmpty()) {
-        if (output == TestReportFormat.JSON) {
-          var o = EngineJson.nodes().objectNode();
-          o.put("resource", target.name());
-          o.put("config", config.name());
-          o.putObject("summary").put("paths", 0);
-          o.putArray("paths");
-          Output.json(out, o);
-        } else {
+        if (output == TestReportFormat.TABLE) {
           out.println("there are no " + target.name() + " objects in the cluster; nothing to test");
+          return 0;
         }
-        return 0;
       }
-      return test(config, target, found);
+      return test(config, target, new Inputs.SampleSet(found, List.of()));
     }
   }
 
@@ -187,10 +200,11 @@ public final class TestCommand implements Callable<Integer> {
     var fleetOut = out;
     var reports = EngineJson.nodes().arrayNode();
     int failed = 0;
+    boolean structured = output == TestReportFormat.JSON || output == TestReportFormat.YAML;
     for (var where : clusters) {
       var buffer = new java.io.StringWriter();
-      out = output == TestReportFormat.JSON ? new PrintWriter(buffer) : fleetOut;
-      if (output == TestReportFormat.TABLE) {
+      out = structured ? new PrintWriter(buffer) : fleetOut;
+      if (!structured) {
         out.println("=== " + where.label() + " ===");
       }
       int code;
@@ -200,7 +214,7 @@ public final class TestCommand implements Callable<Integer> {
       } catch (RuntimeException e) {
         code = 1;
         error = e.getMessage();
-        if (output == TestReportFormat.TABLE) {
+        if (!structured) {
           Output.wrap(out, "error: " + error, "  ");
         }
       }
@@ -208,63 +222,84 @@ public final class TestCommand implements Callable<Integer> {
       if (code != 0) {
         failed++;
       }
-      if (output == TestReportFormat.JSON) {
+      if (structured) {
         var entry = reports.addObject().put("label", where.label()).put("exitCode", code);
         entry.put("error", error);
         if (error == null) {
-          try {
-            entry.set("report", EngineJson.newMapper().readTree(buffer.toString()));
-          } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException("the report of " + where.label() + " is not JSON", e);
-          }
+          entry.set("report", lastReport);
         }
       }
     }
     out = fleetOut;
-    if (output == TestReportFormat.JSON) {
+    if (structured) {
       var o = EngineJson.nodes().objectNode();
       o.set("clusters", reports);
       o.put("failed", failed);
-      Output.json(out, o);
+      Output.structured(out, o, output == TestReportFormat.YAML);
     } else {
       out.printf("FLEET: %d cluster(s), %d failed%n", clusters.size(), failed);
     }
     return failed == 0 ? 0 : 1;
   }
 
-  private int test(Inputs.Config config, Inputs.Target target, List<Inputs.Sample> found) {
+  private com.fasterxml.jackson.databind.JsonNode lastReport;
+
+  private int test(Inputs.Config config, Inputs.Target target, Inputs.SampleSet found) {
     var analysis = Analysis.of(config, target);
     var err = spec.commandLine().getErr();
     if (!analysis.valid()) {
+      var errors = analysis.diagnostics().stream().filter(d -> d.isError()).toList();
       err.println(
           "the config is invalid against "
               + analysis.target().name()
               + "; cannot test conversions:");
-      analysis.diagnostics().stream().filter(d -> d.isError()).forEach(d -> Output.text(err, d));
+      errors.forEach(d -> Output.text(err, d));
+      if (output != TestReportFormat.TABLE) {
+        render(
+            TestReport.notRun(target.name(), config.name(), "the config does not compile", errors));
+      }
       return 2;
     }
-    var pairs = VersionPairs.parse(versionPairs, versions(analysis));
-    var router = analysis.router();
     var versions = versions(analysis);
-    var all =
-        found.stream()
-            .filter(
-                s ->
-                    s.object().path("kind").asText().equals(target.kind())
-                        && s.group().equals(target.group()))
-            .toList();
-    if (all.isEmpty()) {
+    var pairs = VersionPairs.parse(versionPairs, versions);
+    var router = analysis.router();
+    var all = new ArrayList<Inputs.Sample>();
+    var skipped = new ArrayList<>(found.skipped());
+    for (var s : found.samples()) {
+      var kind = s.object().path("kind").asText();
+      if (kind.equals(target.kind()) && s.group().equals(target.group())) {
+        all.add(s);
+      } else {
+        skipped.add(
+            s.position()
+                .because(
+                    "it is a "
+                        + kind
+                        + " of group "
+                        + (s.group().isEmpty() ? "core" : s.group())
+                        + ", not a "
+                        + target.kind()
+                        + " of group "
+                        + target.group()));
+      }
+    }
+    if (all.isEmpty() && !live) {
       throw new LoadError(
           "no "
               + target.kind()
               + " objects of group "
               + target.group()
               + " in "
-              + (live ? "the cluster" : samples));
+              + new InputFile(samples).label()
+              + skipped.stream()
+                  .findFirst()
+                  .map(s -> " (" + s.where() + " is skipped: " + s.reason() + ")")
+                  .orElse(""));
     }
     var tester = new SampleTester(analysis, router, versions, pairs, skipIdentity);
     var results = new ArrayList<PathResult>();
     var seen = new ArrayList<SampleTester.Seen>();
+    var schema = new ArrayList<SampleTester.SchemaIssue>();
     var progress = new ProgressLine(err, quiet, "tested");
     int threads = concurrency == 0 ? Runtime.getRuntime().availableProcessors() : concurrency;
     try (var pool = Executors.newFixedThreadPool(threads)) {
@@ -274,6 +309,7 @@ public final class TestCommand implements Callable<Integer> {
         var o = outcome.get();
         results.addAll(o.paths());
         seen.addAll(o.seen());
+        schema.addAll(o.schema());
         progress.update(++done, all.size());
       }
     } catch (InterruptedException e) {
@@ -289,21 +325,37 @@ public final class TestCommand implements Callable<Integer> {
       throw new LoadError(
           "no sample is at the FROM version of " + versionPairs + "; add samples at that version");
     }
-    int fail = count(results, "fail");
-    int error = count(results, "error");
-    switch (output) {
-      case JSON -> json(analysis, results, coverage);
-      case JUNIT -> JUnitReport.write(out, target.name(), results);
-      case TABLE -> table(results, coverage);
-    }
-    boolean unexercised = coverage.stream().anyMatch(u -> !u.exercised());
+    boolean strictMode = strict || failOn.equals("warn");
+    var report =
+        new TestReport(
+            target.name(),
+            config.name(),
+            analysis.parsed().hubVersion(),
+            null,
+            List.of(),
+            results,
+            coverage,
+            schema,
+            skipped,
+            strictMode);
+    render(report);
     if (failOn.equals("none")) {
       return 0;
     }
-    if (fail + error > 0) {
+    if (report.count("fail") + report.count("error") > 0) {
       return 1;
     }
-    return (strict || failOn.equals("warn")) && unexercised ? 1 : 0;
+    return strictMode && (!report.unexercised().isEmpty() || !schema.isEmpty()) ? 1 : 0;
+  }
+
+  private void render(TestReport report) {
+    lastReport = report.toJson();
+    switch (output) {
+      case JSON -> Output.structured(out, lastReport, false);
+      case YAML -> Output.structured(out, lastReport, true);
+      case JUNIT -> JUnitReport.write(out, report);
+      case TABLE -> TestTable.write(out, report);
+    }
   }
 
   private static List<String> versions(Analysis analysis) {
@@ -311,78 +363,5 @@ public final class TestCommand implements Callable<Integer> {
     versions.add(analysis.parsed().hubVersion());
     analysis.report().spokes().forEach(s -> versions.add(s.version()));
     return versions;
-  }
-
-  private void table(List<PathResult> results, List<RuleCoverage.RuleUse> coverage) {
-    out.printf("%-40s %-18s %s%n", "SAMPLE", "PATH", "RESULT");
-    for (var r : results) {
-      var name = r.sample().label();
-      out.printf(
-          "%-40s %-18s %s%n",
-          abbreviate(name, 40), r.from() + "->" + r.to(), r.result().toUpperCase());
-      r.lost().forEach(p -> Output.wrap(out, "    lost (not acknowledged): " + p, "      "));
-      r.acknowledged().forEach(p -> Output.wrap(out, "    acknowledged loss: " + p, "      "));
-      if (r.error() != null) {
-        Output.wrap(out, "    error: " + r.error(), "      ");
-      }
-    }
-    var unexercised = coverage.stream().filter(u -> !u.exercised()).toList();
-    if (!unexercised.isEmpty()) {
-      out.println("RULES NOT EXERCISED by any sample (add samples that set their fields):");
-      unexercised.forEach(u -> Output.wrap(out, "  " + u.id(), "    "));
-    }
-    out.printf(
-        "SUMMARY: %d paths: %d pass, %d loss (acknowledged), %d fail (unacknowledged loss), %d error%n",
-        results.size(),
-        count(results, "pass"),
-        count(results, "loss"),
-        count(results, "fail"),
-        count(results, "error"));
-  }
-
-  private void json(
-      Analysis analysis, List<PathResult> results, List<RuleCoverage.RuleUse> coverage) {
-    var o = EngineJson.nodes().objectNode();
-    o.put("resource", analysis.target().name());
-    o.put("config", analysis.config().name());
-    o.put("hubVersion", analysis.parsed().hubVersion());
-    var summary = o.putObject("summary");
-    summary.put("paths", results.size());
-    for (var kind : new String[] {"pass", "loss", "fail", "error"}) {
-      summary.put(kind, count(results, kind));
-    }
-    var paths = o.putArray("paths");
-    for (var r : results) {
-      ObjectNode p = paths.addObject();
-      p.put("file", r.sample().file() == null ? null : r.sample().file().toString());
-      p.put("namespace", r.sample().object().path("metadata").path("namespace").asText(null));
-      p.put("name", r.sample().object().path("metadata").path("name").asText(null));
-      p.put("from", r.from());
-      p.put("to", r.to());
-      p.put("result", r.result());
-      r.lost().forEach(p.withArray("unacknowledgedLoss")::add);
-      r.acknowledged().forEach(p.withArray("acknowledgedLoss")::add);
-      if (r.error() != null) {
-        p.put("error", r.error());
-      }
-    }
-    var rules = o.putArray("ruleCoverage");
-    for (var u : coverage) {
-      rules
-          .addObject()
-          .put("spoke", u.spoke())
-          .put("rule", u.index())
-          .put("strategy", u.strategy())
-          .put("exercised", u.exercised());
-    }
-    Output.json(out, o);
-  }
-
-  private static int count(List<PathResult> results, String kind) {
-    return (int) results.stream().filter(r -> r.result().equals(kind)).count();
-  }
-
-  private static String abbreviate(String s, int n) {
-    return s.length() <= n ? s : "..." + s.substring(s.length() - n + 3);
   }
 }

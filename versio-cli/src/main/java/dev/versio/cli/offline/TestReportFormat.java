@@ -4,6 +4,7 @@ package dev.versio.cli.offline;
 public enum TestReportFormat {
   TABLE,
   JSON,
+  YAML,
   /** JUnit XML, read by CI systems as a test report. */
   JUNIT
 }
