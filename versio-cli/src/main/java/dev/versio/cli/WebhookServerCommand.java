@@ -28,36 +28,42 @@ import picocli.CommandLine.Option;
     footer = {"  versio webhook-server --server-name default --tls-cert-dir /tls"})
 final class WebhookServerCommand implements Callable<Integer> {
   @Option(
+      paramLabel = "NAME",
       names = "--server-name",
       required = true,
       description = "The ConversionWebhookServer this replica belongs to.")
   String serverName;
 
   @Option(
+      paramLabel = "DIR",
       names = "--tls-cert-dir",
       defaultValue = "/tls",
       description = "Folder with tls.crt and tls.key (default: ${DEFAULT-VALUE}).")
   Path tlsCertDir;
 
   @Option(
+      paramLabel = "HOST",
       names = "--bind-address",
       defaultValue = "0.0.0.0",
       description = "Address of both listeners (default: ${DEFAULT-VALUE}).")
   String host;
 
   @Option(
+      paramLabel = "PORT",
       names = "--conversion-port",
       defaultValue = "9443",
       description = "HTTPS conversion port (default: ${DEFAULT-VALUE}).")
   int conversionPort;
 
   @Option(
+      paramLabel = "PORT",
       names = "--ops-port",
       defaultValue = "8443",
       description = "Plain-HTTP health/metrics port (default: ${DEFAULT-VALUE}).")
   int opsPort;
 
   @Option(
+      paramLabel = "DURATION",
       names = "--cert-reload-interval",
       defaultValue = "30s",
       description =
@@ -65,6 +71,7 @@ final class WebhookServerCommand implements Callable<Integer> {
   String certReloadInterval;
 
   @Option(
+      paramLabel = "BYTES",
       names = "--max-body-bytes",
       defaultValue = "67108864",
       description =
@@ -72,11 +79,13 @@ final class WebhookServerCommand implements Callable<Integer> {
   long maxBodyBytes;
 
   @Option(
+      paramLabel = "N",
       names = "--initial-sync-workers",
       description = "Threads of the initial compile (default: available processors).")
   Integer initialSyncWorkers;
 
   @Option(
+      paramLabel = "SELECTOR",
       names = "--config-selector",
       description =
           "Label selector limiting which configs this replica watches, e.g. team=payments.")
@@ -91,6 +100,7 @@ final class WebhookServerCommand implements Callable<Integer> {
   java.net.URI otlpTracesEndpoint;
 
   @Option(
+      paramLabel = "RATIO",
       names = "--trace-sample-ratio",
       defaultValue = "0.1",
       description =

@@ -4,6 +4,7 @@ import dev.versio.cli.offline.LoadError;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,6 +45,11 @@ public final class ClusterOptions {
         throw new LoadError("cannot read --kubeconfig " + kubeconfig + ": " + e.getMessage());
       }
     } else {
+      if (!anyKubeconfig()) {
+        throw new LoadError(
+            "no kubeconfig found (no --kubeconfig, no KUBECONFIG, no ~/.kube/config, not in a"
+                + " pod); pass --kubeconfig FILE");
+      }
       config = Config.autoConfigure(context);
     }
     var current = config.getCurrentContext();
@@ -55,6 +61,25 @@ public final class ClusterOptions {
     }
     // a CLI should say quickly that a cluster is unreachable: two retries instead of ten
     config.setRequestRetryBackoffLimit(2);
-    return new KubernetesClientBuilder().withConfig(config).build();
+    var client = new KubernetesClientBuilder().withConfig(config).build();
+    try {
+      client.getKubernetesVersion(); // one cheap call, so an unreachable cluster is said plainly
+    } catch (KubernetesClientException e) {
+      client.close();
+      throw new LoadError(ClusterErrors.describe(config.getMasterUrl(), e));
+    }
+    return client;
+  }
+
+  /** Whether kubectl's rules would find any kubeconfig (or the in-cluster service account). */
+  private static boolean anyKubeconfig() {
+    var env = System.getenv("KUBECONFIG");
+    if (env != null && !env.isBlank()) {
+      return true;
+    }
+    var home = Path.of(System.getProperty("user.home"), ".kube", "config");
+    return Files.isRegularFile(home)
+        || System.getenv("KUBERNETES_SERVICE_HOST") != null
+        || Files.exists(Path.of("/var/run/secrets/kubernetes.io/serviceaccount/token"));
   }
 }

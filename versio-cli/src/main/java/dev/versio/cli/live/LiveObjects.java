@@ -45,7 +45,11 @@ public final class LiveObjects {
       var doc = client.getKubernetesSerialization().convertValue(definition, JsonNode.class);
       return Inputs.target(doc, config.xrd(), null, origin);
     } catch (KubernetesClientException e) {
-      throw new LoadError("cannot read " + origin + ": " + e.getMessage());
+      throw new LoadError(
+          "cannot read "
+              + origin
+              + ": "
+              + ClusterErrors.describe(client.getMasterUrl().toString(), e));
     }
   }
 
@@ -68,7 +72,11 @@ public final class LiveObjects {
       var doc = client.getKubernetesSerialization().convertValue(applied, JsonNode.class);
       return new Inputs.Config(null, local.xrd(), local.name(), doc.path("spec"));
     } catch (KubernetesClientException e) {
-      throw new LoadError("cannot read " + origin + ": " + e.getMessage());
+      throw new LoadError(
+          "cannot read "
+              + origin
+              + ": "
+              + ClusterErrors.describe(client.getMasterUrl().toString(), e));
     }
   }
 
@@ -101,7 +109,7 @@ public final class LiveObjects {
                 + " at its storage version "
                 + storage
                 + ": "
-                + e.getMessage()
+                + ClusterErrors.describe(client.getMasterUrl().toString(), e)
                 + " (check that its conversion webhook serves and that you may list it)");
       }
     } while (next != null);

@@ -26,8 +26,8 @@ import picocli.CommandLine.Spec;
     },
     footerHeading = "%nExamples:%n",
     footer = {
-      "  versio migrate-storage --crd widgets.example.com --dry-run",
-      "  versio migrate-storage --crd widgets.example.com --rate 50 --context prod",
+      "  versio migrate-storage --crd-name widgets.example.com --dry-run",
+      "  versio migrate-storage --crd-name widgets.example.com --rate 50 --context prod",
       "",
       "Exit codes: 0 migrated (or nothing to do), 1 some objects could not be rewritten or"
           + " storedVersions could not be pruned, 2 bad flags, no such CRD or cluster unreachable."
@@ -36,7 +36,7 @@ public final class MigrateStorageCommand implements Callable<Integer> {
   @Mixin ClusterOptions cluster;
 
   @Option(
-      names = "--crd",
+      names = "--crd-name",
       required = true,
       paramLabel = "NAME",
       description = "The CRD to migrate, e.g. widgets.example.com.")
@@ -51,6 +51,7 @@ public final class MigrateStorageCommand implements Callable<Integer> {
   double rate;
 
   @Option(
+      paramLabel = "N",
       names = "--page-size",
       defaultValue = "500",
       description = "Objects per list page (default: ${DEFAULT-VALUE}).")
@@ -67,9 +68,10 @@ public final class MigrateStorageCommand implements Callable<Integer> {
   boolean quiet;
 
   @Option(
+      paramLabel = "FORMAT",
       names = {"-o", "--output"},
       defaultValue = "table",
-      description = "table or json (default: ${DEFAULT-VALUE}).")
+      description = "table, json or yaml (default: ${DEFAULT-VALUE}).")
   OutputFormat output;
 
   @Spec CommandSpec spec;
@@ -96,7 +98,7 @@ public final class MigrateStorageCommand implements Callable<Integer> {
     } finally {
       progress.finish();
     }
-    if (output == OutputFormat.JSON) {
+    if (output != OutputFormat.TABLE) {
       json(result);
     } else {
       table(result);
@@ -151,6 +153,6 @@ public final class MigrateStorageCommand implements Callable<Integer> {
     o.put("pruned", r.pruned());
     o.put("notPrunedBecause", r.notPrunedBecause());
     o.put("elapsedMillis", r.elapsed().toMillis());
-    Output.json(spec.commandLine().getOut(), o);
+    Output.structured(spec.commandLine().getOut(), o, output == OutputFormat.YAML);
   }
 }

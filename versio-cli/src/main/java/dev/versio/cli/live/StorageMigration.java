@@ -98,7 +98,7 @@ final class StorageMigration {
                 + " at its storage version "
                 + storage
                 + ": "
-                + e.getMessage()
+                + ClusterErrors.describe(client.getMasterUrl().toString(), e)
                 + " (check that its conversion webhook serves and that you may list it)");
       }
       for (var item : items) {
@@ -118,7 +118,11 @@ final class StorageMigration {
           switch (e.getCode()) {
             case 409 -> writtenMeanwhile++;
             case 404 -> deletedMeanwhile++;
-            default -> failures.add(describe(item) + ": " + e.getMessage());
+            default ->
+                failures.add(
+                    describe(item)
+                        + ": "
+                        + ClusterErrors.describe(client.getMasterUrl().toString(), e));
           }
         }
         handled++;
@@ -159,7 +163,7 @@ final class StorageMigration {
               "cannot update status.storedVersions of "
                   + crdName
                   + ": "
-                  + e.getMessage()
+                  + ClusterErrors.describe(client.getMasterUrl().toString(), e)
                   + " (every object is migrated; run again to prune)";
         }
       }

@@ -17,7 +17,11 @@ record StoredResource(CustomResourceDefinition crd, String storageVersion) {
     try {
       crd = client.apiextensions().v1().customResourceDefinitions().withName(name).get();
     } catch (KubernetesClientException e) {
-      throw new LoadError("cannot read crd/" + name + ": " + e.getMessage());
+      throw new LoadError(
+          "cannot read crd/"
+              + name
+              + ": "
+              + ClusterErrors.describe(client.getMasterUrl().toString(), e));
     }
     if (crd == null) {
       throw new LoadError(

@@ -26,9 +26,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
   @Mixin TargetOptions options;
 
   @Option(
+      paramLabel = "FORMAT",
       names = {"-o", "--output"},
       defaultValue = "table",
-      description = "table or json (default: ${DEFAULT-VALUE}).")
+      description = "table, json or yaml (default: ${DEFAULT-VALUE}).")
   OutputFormat output;
 
   @Spec CommandSpec spec;
@@ -39,7 +40,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
     var analysis = Analysis.of(config, options.requireTarget(config));
     var out = spec.commandLine().getOut();
     var report = analysis.report();
-    if (output == OutputFormat.JSON) {
+    if (output != OutputFormat.TABLE) {
       var o = EngineJson.nodes().objectNode();
       o.put("resourceKind", analysis.config().xrd() ? "XRD" : "CRD");
       o.put("resource", analysis.target().name());
@@ -54,12 +55,25 @@ public final class AnalyzeCommand implements Callable<Integer> {
           j.put("losslessHubToSpoke", s.lossless().hubToSpoke());
           j.put("losslessSpokeToHub", s.lossless().spokeToHub());
           j.put("rules", s.ruleResults().size());
+          var lossy = j.putArray("lossyRules");
+          for (var r : s.ruleResults()) {
+            if (r.lossless().lossless()) {
+              continue;
+            }
+            var l = lossy.addObject();
+            l.put("rule", "rules[" + r.index() + "]");
+            l.put("strategy", r.strategy().wireName());
+            r.hubPaths().forEach(l.withArray("hubPaths")::add);
+            r.spokePaths().forEach(l.withArray("spokePaths")::add);
+            directions(r).forEach(l.withArray("lossyDirections")::add);
+            l.put("acknowledged", r.acknowledged());
+          }
           s.uncoveredHub().forEach(j.withArray("uncoveredHub")::add);
           s.uncoveredSpoke().forEach(j.withArray("uncoveredSpoke")::add);
         }
       }
       o.set("diagnostics", Output.diagnostics(analysis.diagnostics()));
-      Output.json(out, o);
+      Output.structured(out, o, output == OutputFormat.YAML);
     } else {
       out.println(
           (analysis.config().xrd() ? "XRD " : "CRD ")
@@ -80,10 +94,44 @@ public final class AnalyzeCommand implements Callable<Integer> {
               s.diagnostics().size());
         }
         out.println("overall lossless: " + (report.overallLossless() ? "yes" : "no"));
+        for (var s : report.spokes()) {
+          for (var r : s.ruleResults()) {
+            if (!r.lossless().lossless()) {
+              var paths = new java.util.LinkedHashSet<String>(r.hubPaths());
+              paths.addAll(r.spokePaths());
+              Output.wrap(
+                  out,
+                  "LOSSY ["
+                      + s.version()
+                      + "] rules["
+                      + r.index()
+                      + "] "
+                      + r.strategy().wireName()
+                      + " "
+                      + String.join(", ", paths)
+                      + ": loses data "
+                      + String.join(" and ", directions(r))
+                      + (r.acknowledged() ? " (acknowledged)" : " (NOT acknowledged)"),
+                  "  ");
+            }
+          }
+        }
       }
       analysis.diagnostics().forEach(d -> Output.text(out, d));
     }
     return analysis.valid() ? 0 : 1;
+  }
+
+  /** {@code hub->spoke} and/or {@code spoke->hub}: the directions the rule loses data in. */
+  private static java.util.List<String> directions(dev.versio.engine.compile.RuleResult r) {
+    var out = new java.util.ArrayList<String>();
+    if (!r.lossless().hubToSpoke()) {
+      out.add("hub->spoke");
+    }
+    if (!r.lossless().spokeToHub()) {
+      out.add("spoke->hub");
+    }
+    return out;
   }
 
   private static String verdict(boolean lossless) {

@@ -1,10 +1,7 @@
 package dev.versio.cli.offline;
 
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import dev.versio.engine.json.EngineJson;
 import dev.versio.engine.runtime.ConversionException;
+import dev.versio.engine.schema.SchemaConformance;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -33,7 +30,7 @@ public final class ConvertCommand implements Callable<Integer> {
       names = {"-f", "--file"},
       required = true,
       paramLabel = "FILE",
-      description = "The object to convert.")
+      description = "The object to convert, or - for standard input.")
   Path file;
 
   @Option(
@@ -44,18 +41,17 @@ public final class ConvertCommand implements Callable<Integer> {
   String to;
 
   @Option(
+      paramLabel = "FORMAT",
       names = {"-o", "--output"},
       defaultValue = "yaml",
       description = "yaml or json (default: ${DEFAULT-VALUE}).")
-  String output;
+  DraftFormat output;
 
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() throws Exception {
-    if (!output.equals("yaml") && !output.equals("json")) {
-      throw new LoadError("--output must be yaml or json, not '" + output + "'");
-    }
+    options.requireOneStdin(file);
     var config = options.loadConfig();
     var analysis = Analysis.of(config, options.requireTarget(config));
     var err = spec.commandLine().getErr();
@@ -68,23 +64,24 @@ public final class ConvertCommand implements Callable<Integer> {
     var from = new Inputs.Sample(file, object).version();
     try {
       var converted = analysis.router().convert(object, from, to);
-      var out = spec.commandLine().getOut();
-      if (output.equals("json")) {
-        out.println(
-            EngineJson.newMapper()
-                .enable(SerializationFeature.INDENT_OUTPUT)
-                .writeValueAsString(converted));
-      } else {
-        out.print(
-            new YAMLMapper()
-                .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-                .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
-                .writeValueAsString(converted));
-      }
+      Output.structured(spec.commandLine().getOut(), converted, output == DraftFormat.YAML);
+      // what the apiserver would do with this response, said before anyone relies on it
+      analysis.target().source().versions().stream()
+          .filter(v -> v.name().equals(to))
+          .flatMap(v -> SchemaConformance.check(converted, v.schema()).stream())
+          .filter(f -> !(config.xrd() && CrossplaneFields.owned(f.path())))
+          .forEach(f -> Output.wrap(err, "warning: " + to + " schema: " + f.message(), "  "));
       return 0;
     } catch (ConversionException e) {
       err.println(
-          "conversion of " + file + " from " + from + " to " + to + " failed: " + e.getMessage());
+          "conversion of "
+              + new InputFile(file).label()
+              + " from "
+              + from
+              + " to "
+              + to
+              + " failed: "
+              + e.getMessage());
       return 1;
     }
   }

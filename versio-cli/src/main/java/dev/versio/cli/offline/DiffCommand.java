@@ -50,9 +50,10 @@ public final class DiffCommand implements Callable<Integer> {
   @Mixin ClusterOptions cluster;
 
   @Option(
+      paramLabel = "FORMAT",
       names = {"-o", "--output"},
       defaultValue = "table",
-      description = "table or json (default: ${DEFAULT-VALUE}).")
+      description = "table, json or yaml (default: ${DEFAULT-VALUE}).")
   OutputFormat output;
 
   @Spec CommandSpec spec;
@@ -100,7 +101,7 @@ public final class DiffCommand implements Callable<Integer> {
       }
     }
     var diff = ConfigDiff.of(old, now);
-    if (output == OutputFormat.JSON) {
+    if (output != OutputFormat.TABLE) {
       json(diff);
     } else {
       table(diff);
@@ -177,7 +178,7 @@ public final class DiffCommand implements Callable<Integer> {
       j.put("errorsAfter", s.errorsAfter());
       j.put("worse", s.worse());
     }
-    Output.json(spec.commandLine().getOut(), o);
+    Output.structured(spec.commandLine().getOut(), o, output == OutputFormat.YAML);
   }
 
   private static JsonNode verdict(String v) {

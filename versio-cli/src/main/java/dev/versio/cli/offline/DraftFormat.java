@@ -1,6 +1,9 @@
 package dev.versio.cli.offline;
 
-/** How {@code versio suggest} and {@code versio generate} print their draft. */
+/**
+ * How a command prints a document: the draft of {@code versio suggest} and {@code generate}, the
+ * object {@code versio convert} converted.
+ */
 public enum DraftFormat {
   YAML,
   JSON

@@ -16,6 +16,7 @@ public final class DraftOptions {
   String hub;
 
   @Option(
+      paramLabel = "FORMAT",
       names = {"-o", "--output"},
       defaultValue = "yaml",
       description =

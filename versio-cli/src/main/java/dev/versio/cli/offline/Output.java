@@ -66,6 +66,7 @@ public final class Output {
         d.severity().name()
             + (d.spoke() == null ? "" : " [" + d.spoke() + "]")
             + (d.ruleLocation().isEmpty() ? "" : " " + d.ruleLocation())
+            + (d.path() == null || d.path().isEmpty() ? "" : " " + d.path())
             + ": ";
     wrap(out, head + d.message(), "  ");
     if (d.hint() != null) {

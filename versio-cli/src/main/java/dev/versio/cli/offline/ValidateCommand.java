@@ -31,9 +31,10 @@ public final class ValidateCommand implements Callable<Integer> {
   @Mixin TargetOptions options;
 
   @Option(
+      paramLabel = "FORMAT",
       names = {"-o", "--output"},
       defaultValue = "table",
-      description = "table or json (default: ${DEFAULT-VALUE}).")
+      description = "table, json or yaml (default: ${DEFAULT-VALUE}).")
   OutputFormat output;
 
   @Spec CommandSpec spec;
@@ -45,7 +46,7 @@ public final class ValidateCommand implements Callable<Integer> {
     var out = spec.commandLine().getOut();
     boolean schemaChecked = analysis.report() != null;
     var verdict = !analysis.valid() ? "INVALID" : schemaChecked ? "VALID" : "STRUCTURE OK";
-    if (output == OutputFormat.JSON) {
+    if (output != OutputFormat.TABLE) {
       var o = EngineJson.nodes().objectNode();
       o.put("config", config.name());
       o.put("structurallyValid", analysis.structurallyValid());
@@ -54,18 +55,16 @@ public final class ValidateCommand implements Callable<Integer> {
       o.put("valid", schemaChecked && analysis.valid());
       o.put("result", verdict.toLowerCase(java.util.Locale.ROOT).replace(' ', '-'));
       o.set("diagnostics", Output.diagnostics(analysis.diagnostics()));
-      Output.json(out, o);
+      Output.structured(out, o, output == OutputFormat.YAML);
     } else {
       out.println("config: " + config.name());
       out.println("structurally valid: " + (analysis.structurallyValid() ? "yes" : "no"));
-      if (analysis.report() != null) {
-        out.println(
-            "schema validated: "
-                + (analysis.valid() ? "yes" : "no")
-                + " (against "
-                + analysis.target().name()
-                + ")");
-      }
+      // the same facts as the JSON fields structurallyValid and schemaValidated
+      out.println(
+          "schema validated: "
+              + (schemaChecked
+                  ? "yes (against " + analysis.target().name() + ")"
+                  : "no (no --crd/--xrd given)"));
       analysis.diagnostics().forEach(d -> Output.text(out, d));
       if (!schemaChecked && analysis.valid()) {
         Output.wrap(

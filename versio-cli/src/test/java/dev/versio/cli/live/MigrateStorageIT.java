@@ -79,7 +79,7 @@ class MigrateStorageIT {
     int code =
         run(
             "migrate-storage",
-            "--crd",
+            "--crd-name",
             name,
             "--kubeconfig",
             controlPlane.kubeconfig().toString(),
@@ -120,7 +120,7 @@ class MigrateStorageIT {
     int code =
         run(
             "migrate-storage",
-            "--crd",
+            "--crd-name",
             name,
             "--kubeconfig",
             controlPlane.kubeconfig().toString(),
@@ -137,7 +137,7 @@ class MigrateStorageIT {
     int code =
         run(
             "migrate-storage",
-            "--crd",
+            "--crd-name",
             "nothings.example.test",
             "--kubeconfig",
             controlPlane.kubeconfig().toString());
