@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.versio.cli.CliContractIT;
 import dev.versio.cli.VersioCommand;
 import dev.versio.testkit.ControlPlane;
 import dev.versio.testkit.Crds;
@@ -92,6 +93,8 @@ class MigrateStorageIT {
 
     assertThat(code).as("%s%s", out, err).isZero();
     var result = new ObjectMapper().readTree(out.toString());
+    CliContractIT.assertDocumented(
+        "migrate-storage", result, CliContractIT.documentedFields().get("migrate-storage"));
     assertThat(result.path("rewritten").asInt()).isEqualTo(OBJECTS);
     assertThat(result.path("pruned").asBoolean()).isTrue();
     assertThat(crds.withName(name).get().getStatus().getStoredVersions()).containsExactly("v2");
