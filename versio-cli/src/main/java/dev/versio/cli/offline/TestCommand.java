@@ -77,7 +77,14 @@ public final class TestCommand implements Callable<Integer> {
       description =
           "loss: fail on unacknowledged loss or errors; warn: also on rules no sample exercised;"
               + " none: report only (default: ${DEFAULT-VALUE}).")
-  String failOn;
+  FailOn failOn;
+
+  /** What fails a run: see --fail-on. */
+  enum FailOn {
+    LOSS,
+    WARN,
+    NONE
+  }
 
   @Option(
       names = "--strict",
@@ -133,9 +140,6 @@ public final class TestCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (!List.of("loss", "warn", "none").contains(failOn)) {
-      throw new LoadError("--fail-on must be loss, warn or none, not '" + failOn + "'");
-    }
     if (concurrency < 0) {
       throw new LoadError("--concurrency must be 0 (one per CPU) or positive, not " + concurrency);
     }
@@ -325,7 +329,7 @@ public final class TestCommand implements Callable<Integer> {
       throw new LoadError(
           "no sample is at the FROM version of " + versionPairs + "; add samples at that version");
     }
-    boolean strictMode = strict || failOn.equals("warn");
+    boolean strictMode = strict || failOn == FailOn.WARN;
     var report =
         new TestReport(
             target.name(),
@@ -339,7 +343,7 @@ public final class TestCommand implements Callable<Integer> {
             skipped,
             strictMode);
     render(report);
-    if (failOn.equals("none")) {
+    if (failOn == FailOn.NONE) {
       return 0;
     }
     if (report.count("fail") + report.count("error") > 0) {

@@ -156,6 +156,53 @@ class ResultsSayWhyTest {
   }
 
   @Test
+  void everyTableAndEveryHelpFitsOneHundredColumns() {
+    var kitchen = examples.resolve("kitchen-sink");
+    var mistakes = examples.resolve("mistakes");
+    String config = kitchen.resolve("config.yaml").toString();
+    String crd = kitchen.resolve("crd.yaml").toString();
+    var runs =
+        new java.util.ArrayList<String[]>(
+            java.util.List.of(
+                new String[] {"analyze", "-c", config, "--crd", crd},
+                new String[] {
+                  "validate",
+                  "-c",
+                  mistakes.resolve("uncovered-field.yaml").toString(),
+                  "--crd",
+                  mistakes.resolve("crd.yaml").toString()
+                },
+                new String[] {
+                  "test", "-c", config, "--crd", crd, "-s", kitchen.resolve("samples").toString()
+                },
+                new String[] {"suggest", "--crd", crd},
+                new String[] {"--help"}));
+    for (var command :
+        java.util.List.of(
+            "validate",
+            "analyze",
+            "test",
+            "convert",
+            "suggest",
+            "diff",
+            "generate",
+            "migrate-storage",
+            "completion",
+            "webhook-server",
+            "operator",
+            "dev")) {
+      runs.add(new String[] {command, "--help"});
+    }
+    for (var args : runs) {
+      out.getBuffer().setLength(0);
+      run(args);
+      assertThat(out.toString().lines().filter(l -> l.length() > 100))
+          .as("lines over 100 columns in versio %s", String.join(" ", args))
+          .isEmpty();
+    }
+  }
+
+  @Test
   void anUnreachableClusterIsSaidPlainlyWithItsAddress() throws IOException {
     var kubeconfig = tmp.resolve("kubeconfig");
     Files.writeString(
