@@ -15,8 +15,8 @@ import picocli.CommandLine.Spec;
           + " a field whose name and type show it was renamed or moved gets a fieldRename, a number"
           + " whose unit changed (timeoutMs, timeoutSec) a numericScale with its factor, a scalar"
           + " whose type changed a typeCoerce, duration or quantity rule. A rename the names only"
-          + " partly support is printed commented out; names that share no word are never paired"
-          + " by a rule. Every other difference is a '# review:' comment that says what to decide."
+          + " partly support is printed commented out; names that share no word are never paired."
+          + " Every other difference is a '# review:' comment that says what to decide."
           + " Prints YAML; nothing is guessed silently."
     },
     footerHeading = "%nExample:%n",
