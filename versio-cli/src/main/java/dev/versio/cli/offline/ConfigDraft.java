@@ -1,8 +1,8 @@
 package dev.versio.cli.offline;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.versio.engine.json.EngineJson;
+import dev.versio.engine.suggest.ProposedRule;
 import dev.versio.engine.suggest.Suggestion;
 
 /**
@@ -53,15 +53,21 @@ final class ConfigDraft {
       if (spoke.identical()) {
         y.append("    # identical to the hub: nothing to convert but the apiVersion\n");
       }
-      y.append(spoke.renames().isEmpty() ? "    rules: []\n" : "    rules:\n");
-      for (var r : spoke.renames()) {
-        y.append("    # review: looks renamed: ").append(r.reason()).append('\n');
-        y.append("    - strategy: FieldRename\n");
-        y.append("      fieldRename: {hubPath: ")
-            .append(quote(r.hubPath()))
-            .append(", spokePath: ")
-            .append(quote(r.spokePath()))
-            .append("}\n");
+      boolean none = spoke.rules().isEmpty() && spoke.possibleRenames().isEmpty();
+      y.append(none ? "    rules: []\n" : "    rules:\n");
+      for (var r : spoke.rules()) {
+        y.append("    # review: ")
+            .append(DraftRules.headline(r))
+            .append(": ")
+            .append(r.reason())
+            .append('\n');
+        DraftRules.yaml(y, r, "    ");
+      }
+      for (var r : spoke.possibleRenames()) {
+        y.append("    # review: maybe renamed: ")
+            .append(r.reason())
+            .append(". To rename, uncomment:\n");
+        DraftRules.yaml(y, r, "    # ");
       }
       for (var t : spoke.retyped()) {
         y.append("    # review: ")
@@ -74,7 +80,7 @@ final class ConfigDraft {
             .append(t.spokeShape())
             .append(" in ")
             .append(spoke.version())
-            .append(": add a typeCoerce, enumRemap, numericScale or similar rule\n");
+            .append(": add an enumRemap, a forEach for array items, or a similar rule\n");
       }
       for (var p : spoke.hubOnly()) {
         y.append("    # review: ")
@@ -97,8 +103,10 @@ final class ConfigDraft {
 
   /**
    * The draft as data: {@code {resource, resourceKind, hubVersion, spokes[{version, identical,
-   * renames[{hubPath, spokePath, reason}], retyped[{path, hubShape, spokeShape}], hubOnly[],
-   * spokeOnly[]}]}}; {@code generate} lists the spokes only.
+   * renames[{strategy, hubPath, spokePath, reason}], conversions[{strategy, hubPath, spokePath |
+   * path, factor?, reason}], possibleRenames[{strategy, hubPath, spokePath, reason}],
+   * retyped[{path, hubShape, spokeShape}], hubOnly[], spokeOnly[]}]}}; {@code generate} lists the
+   * spokes only.
    */
   static JsonNode json(Inputs.Target target, boolean xrd, Suggestion suggestion, boolean rules) {
     var o = EngineJson.nodes().objectNode();
@@ -113,15 +121,13 @@ final class ConfigDraft {
       }
       j.put("identical", spoke.identical());
       var renames = j.putArray("renames");
-      spoke
-          .renames()
-          .forEach(
-              r ->
-                  renames
-                      .addObject()
-                      .put("hubPath", r.hubPath())
-                      .put("spokePath", r.spokePath())
-                      .put("reason", r.reason()));
+      var conversions = j.putArray("conversions");
+      for (var r : spoke.rules()) {
+        DraftRules.json(
+            r instanceof ProposedRule.Rename ? renames.addObject() : conversions.addObject(), r);
+      }
+      var possible = j.putArray("possibleRenames");
+      spoke.possibleRenames().forEach(r -> DraftRules.json(possible.addObject(), r));
       var retyped = j.putArray("retyped");
       spoke
           .retyped()
@@ -139,10 +145,6 @@ final class ConfigDraft {
   }
 
   private static String quote(String s) {
-    try {
-      return EngineJson.newMapper().writeValueAsString(s);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
+    return DraftRules.quote(s);
   }
 }

@@ -11,10 +11,13 @@ import picocli.CommandLine.Spec;
     name = "suggest",
     mixinStandardHelpOptions = true,
     description = {
-      "Propose a starting config for a CRD or XRD: versions identical to the hub need nothing, fields"
-          + " that look renamed or moved (same type, same parent or same name, one candidate only)"
-          + " get a fieldRename, and every other difference is a '# review:' comment that says what"
-          + " to decide. Prints YAML; nothing is guessed silently."
+      "Propose a starting config for a CRD or XRD: versions identical to the hub need nothing;"
+          + " a field whose name and type show it was renamed or moved gets a fieldRename, a number"
+          + " whose unit changed (timeoutMs, timeoutSec) a numericScale with its factor, a scalar"
+          + " whose type changed a typeCoerce, duration or quantity rule. A rename the names only"
+          + " partly support is printed commented out; names that share no word are never paired."
+          + " Every other difference is a '# review:' comment that says what to decide."
+          + " Prints YAML; nothing is guessed silently."
     },
     footerHeading = "%nExample:%n",
     footer = {

@@ -2,6 +2,7 @@ package dev.versio.cli.offline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.versio.cli.VersioCommand;
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.io.StringReader;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
@@ -306,19 +308,70 @@ class OfflineCommandsTest {
   }
 
   @Test
-  void suggestProposesTheRenamesOfTheFieldRenameStoryAndItsDraftIsAValidConfig()
-      throws IOException {
-    var story = examples().resolve("field-rename");
-    var crd = story.resolve("crd.yaml").toString();
+  void suggestScalesTheKitchenSinkTimeoutFromMillisecondsToSecondsInsteadOfRenamingIt() {
+    var crd = examples().resolve("kitchen-sink").resolve("crd.yaml").toString();
+
+    assertThat(run("suggest", "--crd", crd)).as("%s", err).isZero();
+
+    assertThat(out.toString())
+        .contains(
+            "numericScale: {hubPath: \"spec.timeoutMs\", spokePath: \"spec.timeoutSec\","
+                + " factor: 1000}")
+        .doesNotContain("fieldRename: {hubPath: \"spec.timeoutMs\"");
+  }
+
+  @Test
+  void suggestNeverPairsTheKitchenSinkSelectorsWithItsUnrelatedBillingMap() {
+    var crd = examples().resolve("kitchen-sink").resolve("crd.yaml").toString();
+
+    assertThat(run("suggest", "--crd", crd)).as("%s", err).isZero();
+
+    assertThat(out.toString()).doesNotContain("spokePath: \"spec.billing\"");
+    assertThat(out.toString())
+        .contains("# review: spec.selectors has no counterpart in v1")
+        .contains("# review: spec.billing exists only in v1");
+  }
+
+  @Test
+  void suggestLeavesTheFieldRenameStorysSynonymsToTheAuthorInADraftThatParses() throws IOException {
+    var crd = examples().resolve("field-rename").resolve("crd.yaml").toString();
     assertThat(run("suggest", "--crd", crd)).as("%s", err).isZero();
     assertThat(out.toString())
-        .contains("hubPath: \"spec.replicas\", spokePath: \"spec.size\"")
-        .contains("# review: looks renamed");
+        .doesNotContain("fieldRename")
+        .contains("# review: spec.replicas has no counterpart in v1")
+        .contains("# review: spec.size exists only in v1");
     var draft = tmp.resolve("config.yaml");
     Files.writeString(draft, out.toString());
     out.getBuffer().setLength(0);
 
-    assertThat(run("validate", "-c", draft.toString(), "--crd", crd)).as("%s", out).isZero();
+    assertThat(run("validate", "-c", draft.toString())).as("%s", out).isZero();
+    assertThat(run("validate", "-c", draft.toString(), "--crd", crd)).isEqualTo(1);
+  }
+
+  @Test
+  void aSuggestedDraftWithRulesAndCommentedOutRenamesParsesAndItsRulesCompile() throws IOException {
+    var crd = examples().resolve("kitchen-sink").resolve("crd.yaml").toString();
+    assertThat(run("suggest", "--crd", crd)).as("%s", err).isZero();
+    assertThat(out.toString())
+        .contains("# review: maybe renamed: burstLimit and burst share some words")
+        .contains("#   fieldRename: {hubPath: \"spec.burstLimit\", spokePath: \"spec.burst\"}");
+    var draft = tmp.resolve("config.yaml");
+    Files.writeString(draft, out.toString());
+    out.getBuffer().setLength(0);
+
+    assertThat(run("validate", "-c", draft.toString())).as("%s", out).isZero();
+    out.getBuffer().setLength(0);
+    assertThat(run("analyze", "-c", draft.toString(), "--crd", crd, "-o", "json")).isEqualTo(1);
+    var ruleFindings = new ArrayList<String>();
+    for (var d : new ObjectMapper().readTree(out.toString()).path("diagnostics")) {
+      if (d.hasNonNull("rule")) {
+        ruleFindings.add(d.path("rule").asText() + " " + d.path("code").asText());
+      }
+    }
+    assertThat(ruleFindings)
+        .as("only the lossy rules wait for the author's acknowledgement")
+        .isNotEmpty()
+        .allMatch(e -> e.endsWith("LOSSY_NOT_ACKNOWLEDGED"));
   }
 
   @Test
@@ -336,14 +389,26 @@ class OfflineCommandsTest {
   }
 
   @Test
-  void suggestAsJsonListsTheRenamesAsData() throws IOException {
-    var crd = examples().resolve("field-rename").resolve("crd.yaml").toString();
+  void suggestAsJsonListsRenamesConversionsAndPossibleRenamesAsData() throws IOException {
+    var crd = examples().resolve("kitchen-sink").resolve("crd.yaml").toString();
     assertThat(run("suggest", "--crd", crd, "-o", "json")).isZero();
     var json = new ObjectMapper().readTree(out.toString());
     assertThat(json.path("hubVersion").asText()).isEqualTo("v2");
-    var rename = json.path("spokes").path(0).path("renames").path(0);
-    assertThat(rename.path("hubPath").asText()).isEqualTo("spec.replicas");
-    assertThat(rename.path("spokePath").asText()).isEqualTo("spec.size");
+    var v3 = json.path("spokes").path(1);
+    assertThat(v3.path("version").asText()).isEqualTo("v3");
+    assertThat(v3.path("renames")).isEmpty();
+    JsonNode scale = null;
+    for (var c : v3.path("conversions")) {
+      if (c.path("strategy").asText().equals("NumericScale")) {
+        scale = c;
+      }
+    }
+    assertThat(scale).as("a NumericScale among %s", v3.path("conversions")).isNotNull();
+    assertThat(scale.path("hubPath").asText()).isEqualTo("spec.timeoutMs");
+    assertThat(scale.path("spokePath").asText()).isEqualTo("spec.timeoutSec");
+    assertThat(scale.path("factor").toString()).isEqualTo("1000");
+    assertThat(v3.path("possibleRenames").path(0).path("hubPath").asText())
+        .isEqualTo("spec.burstLimit");
   }
 
   @Test

@@ -7,32 +7,29 @@ import java.util.Objects;
  * What differs between the hub and one spoke, as candidates for the author to review.
  *
  * @param version the spoke version
- * @param renames hub/spoke leaf pairs of the same shape that look moved or renamed
- * @param retyped paths present in both with a different shape
+ * @param rules the rules the draft writes: renames and moves of same-named fields, unit changes,
+ *     type changes a strategy bridges
+ * @param possibleRenames renames shown commented out: the names are only partly alike, or one names
+ *     a unit the other does not, or a field of the same name moved between two parents both
+ *     versions have; their fields stay in {@code hubOnly} and {@code spokeOnly}
+ * @param retyped paths present in both with a different shape that no rule bridges
  * @param hubOnly hub leaves with no counterpart in the spoke
  * @param spokeOnly spoke leaves with no counterpart in the hub
  */
 public record SpokeSuggestion(
     String version,
-    List<Rename> renames,
+    List<ProposedRule> rules,
+    List<ProposedRule.Rename> possibleRenames,
     List<Retyped> retyped,
     List<String> hubOnly,
     List<String> spokeOnly) {
   public SpokeSuggestion {
     Objects.requireNonNull(version, "version");
-    renames = List.copyOf(renames);
+    rules = List.copyOf(rules);
+    possibleRenames = List.copyOf(possibleRenames);
     retyped = List.copyOf(retyped);
     hubOnly = List.copyOf(hubOnly);
     spokeOnly = List.copyOf(spokeOnly);
-  }
-
-  /** A candidate fieldRename and why it was proposed. */
-  public record Rename(String hubPath, String spokePath, String reason) {
-    public Rename {
-      Objects.requireNonNull(hubPath, "hubPath");
-      Objects.requireNonNull(spokePath, "spokePath");
-      Objects.requireNonNull(reason, "reason");
-    }
   }
 
   /** A path whose type or constraints differ between hub and spoke. */
@@ -44,6 +41,10 @@ public record SpokeSuggestion(
 
   /** True when the spoke needs no rule at all. */
   public boolean identical() {
-    return renames.isEmpty() && retyped.isEmpty() && hubOnly.isEmpty() && spokeOnly.isEmpty();
+    return rules.isEmpty()
+        && possibleRenames.isEmpty()
+        && retyped.isEmpty()
+        && hubOnly.isEmpty()
+        && spokeOnly.isEmpty();
   }
 }

@@ -1,13 +1,43 @@
 package dev.versio.engine.suggest;
 
+import static dev.versio.engine.Fixtures.object;
 import static dev.versio.engine.Fixtures.target;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.versio.engine.Fixtures;
+import dev.versio.engine.compile.CompileResult;
+import dev.versio.engine.compile.Compiler;
+import dev.versio.engine.route.Router;
+import dev.versio.engine.rule.ConversionConfig;
+import dev.versio.engine.rule.SpokeRules;
+import dev.versio.engine.rule.UnmappedFieldPolicy;
+import dev.versio.engine.schema.SchemaSource;
+import java.math.BigDecimal;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SuggesterTest {
   private final Suggester suggester = new Suggester();
+
+  private SpokeSuggestion spoke(String hubProperties, String spokeProperties) {
+    return suggester.suggest(target(hubProperties, spokeProperties), null).spokes().getFirst();
+  }
+
+  /** A router for the rules the suggester writes, compiled by the engine like a user's config. */
+  private Router routerForProposedRules(SchemaSource target) {
+    var spoke = suggester.suggest(target, null).spokes().getFirst();
+    var config =
+        new ConversionConfig(
+            "v2",
+            List.of(
+                new SpokeRules("v1", spoke.rules().stream().map(ProposedRule::toRule).toList())),
+            UnmappedFieldPolicy.ERROR,
+            null);
+    var result = new Compiler().compile(config, target);
+    assertThat(result).isInstanceOf(CompileResult.Compiled.class);
+    return new Router(((CompileResult.Compiled) result).config(), Fixtures.GROUP);
+  }
 
   @Test
   void identicalVersionsNeedNoRule() {
@@ -22,44 +52,128 @@ class SuggesterTest {
   }
 
   @Test
-  void aFieldWithTheSameTypeUnderTheSameParentIsProposedAsARename() {
-    var spoke =
-        suggester
-            .suggest(
-                target(
-                    "{replicas: {type: integer}, image: {type: string}}",
-                    "{size: {type: integer}, image: {type: string}}"),
-                null)
-            .spokes()
-            .getFirst();
+  void aNumberWhoseNameChangedItsUnitIsScaledNotRenamed() {
+    var spoke = spoke("{timeoutMs: {type: number}}", "{timeoutSec: {type: number}}");
 
-    assertThat(spoke.renames())
+    assertThat(spoke.rules())
         .singleElement()
-        .satisfies(
-            r -> {
-              assertThat(r.hubPath()).isEqualTo("spec.replicas");
-              assertThat(r.spokePath()).isEqualTo("spec.size");
-              assertThat(r.reason()).contains("same parent");
+        .isInstanceOfSatisfying(
+            ProposedRule.Scale.class,
+            s -> {
+              assertThat(s.hubPath()).isEqualTo("spec.timeoutMs");
+              assertThat(s.spokePath()).isEqualTo("spec.timeoutSec");
+              assertThat(s.factor()).isEqualByComparingTo("1000");
+              assertThat(s.reason()).contains("hub = spoke × 1000");
             });
+    assertThat(spoke.possibleRenames()).isEmpty();
     assertThat(spoke.hubOnly()).isEmpty();
     assertThat(spoke.spokeOnly()).isEmpty();
   }
 
   @Test
-  void aFieldMovedUnderAnotherParentKeepingItsNameIsProposedAsARename() {
-    var spoke =
-        suggester
-            .suggest(
-                target(
-                    "{tls: {type: object, properties: {enabled: {type: boolean}}}}",
-                    "{enabled: {type: boolean}}"),
-                null)
-            .spokes()
-            .getFirst();
+  void theProposedScaleConvertsMillisecondsToSecondsAndBackWhenTheEngineRunsIt() {
+    var target = target("{timeoutMs: {type: number}}", "{timeoutSec: {type: number}}");
 
-    assertThat(spoke.renames())
+    var router = routerForProposedRules(target);
+
+    assertThat(
+            router
+                .convert(object("spec: {timeoutMs: 1500}"), "v2", "v1")
+                .path("spec")
+                .path("timeoutSec")
+                .decimalValue())
+        .isEqualByComparingTo("1.5");
+    assertThat(
+            router
+                .convert(object("spec: {timeoutSec: 2}"), "v1", "v2")
+                .path("spec")
+                .path("timeoutMs")
+                .decimalValue())
+        .isEqualByComparingTo("2000");
+  }
+
+  @Test
+  void aScaleTowardsTheLargerUnitInTheHubHasAFractionalFactor() {
+    var spoke = spoke("{sizeGiB: {type: number}}", "{sizeMi: {type: number}}");
+
+    assertThat(spoke.rules())
         .singleElement()
-        .satisfies(
+        .isInstanceOfSatisfying(
+            ProposedRule.Scale.class,
+            s -> assertThat(s.factor()).isEqualByComparingTo(new BigDecimal("0.0009765625")));
+  }
+
+  @Test
+  void unitsWhoseRatioHasNoExactDecimalOrThatMeasureDifferentThingsAreNotPaired() {
+    var spoke =
+        spoke(
+            "{windowHours: {type: number}, limitMs: {type: integer}}",
+            "{windowMinutes: {type: number}, limitBytes: {type: integer}}");
+
+    assertThat(spoke.rules()).isEmpty();
+    assertThat(spoke.possibleRenames()).isEmpty();
+  }
+
+  @Test
+  void unrelatedNamesOfTheSameTypeAreNeitherRenamedNorOffered() {
+    var spoke =
+        spoke(
+            "{selectors: {type: object, additionalProperties: {type: string}},"
+                + " ownerTeam: {type: string}, costCenter: {type: string}}",
+            "{billing: {type: object, additionalProperties: {type: string}},"
+                + " appSelector: {type: string}, tierSelector: {type: string}, note: {type: string}}");
+
+    assertThat(spoke.rules()).isEmpty();
+    assertThat(spoke.possibleRenames()).isEmpty();
+    assertThat(spoke.hubOnly()).contains("spec.selectors");
+    assertThat(spoke.spokeOnly()).contains("spec.billing");
+  }
+
+  @Test
+  void namesSharingOnlyOneWordOfTwoAreNotPaired() {
+    var spoke = spoke("{cpuLimit: {type: integer}}", "{memoryLimit: {type: integer}}");
+
+    assertThat(spoke.rules()).isEmpty();
+    assertThat(spoke.possibleRenames()).isEmpty();
+  }
+
+  @Test
+  void namesThatDifferOnlyInCaseOrSeparatorsAreRenamed() {
+    var spoke = spoke("{maxSurge: {type: integer}}", "{max_surge: {type: integer}}");
+
+    assertThat(spoke.rules())
+        .singleElement()
+        .isInstanceOfSatisfying(
+            ProposedRule.Rename.class,
+            r -> {
+              assertThat(r.spokePath()).isEqualTo("spec.max_surge");
+              assertThat(r.reason()).contains("case and separators");
+            });
+  }
+
+  @Test
+  void aNameWithAnAbbreviatedOrReorderedWordIsRenamed() {
+    var spoke =
+        spoke(
+            "{databaseHost: {type: string}, maxReplicas: {type: integer}}",
+            "{dbHost: {type: string}, replicasMax: {type: integer}}");
+
+    assertThat(spoke.rules())
+        .extracting(r -> ((ProposedRule.Rename) r).spokePath())
+        .containsExactly("spec.dbHost", "spec.replicasMax");
+  }
+
+  @Test
+  void aFieldMovedUnderAnotherParentKeepingItsNameIsRenamed() {
+    var spoke =
+        spoke(
+            "{tls: {type: object, properties: {enabled: {type: boolean}}}}",
+            "{enabled: {type: boolean}}");
+
+    assertThat(spoke.rules())
+        .singleElement()
+        .isInstanceOfSatisfying(
+            ProposedRule.Rename.class,
             r -> {
               assertThat(r.hubPath()).isEqualTo("spec.tls.enabled");
               assertThat(r.spokePath()).isEqualTo("spec.enabled");
@@ -68,62 +182,144 @@ class SuggesterTest {
   }
 
   @Test
+  void aNamePartlyAlikeIsOfferedForTheAuthorToConfirmNotWritten() {
+    var spoke =
+        spoke(
+            "{burstLimit: {type: number}, image: {type: string}}",
+            "{burst: {type: number}, image: {type: string}}");
+
+    assertThat(spoke.rules()).isEmpty();
+    assertThat(spoke.possibleRenames())
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.hubPath()).isEqualTo("spec.burstLimit");
+              assertThat(r.spokePath()).isEqualTo("spec.burst");
+              assertThat(r.reason()).contains("share some words (burst)");
+            });
+    assertThat(spoke.hubOnly()).containsExactly("spec.burstLimit");
+    assertThat(spoke.spokeOnly()).containsExactly("spec.burst");
+  }
+
+  @Test
+  void aUnitNamedOnOneSideOnlyIsOfferedAsARenameOrAScale() {
+    var spoke = spoke("{ttl: {type: integer}}", "{ttlSeconds: {type: integer}}");
+
+    assertThat(spoke.rules()).isEmpty();
+    assertThat(spoke.possibleRenames())
+        .singleElement()
+        .satisfies(r -> assertThat(r.reason()).contains("else a numericScale"));
+  }
+
+  @Test
+  void aLoneFieldOfTheSameTypeWithAnUnrelatedNameIsLeftToTheAuthor() {
+    var spoke =
+        spoke(
+            "{replicas: {type: integer}, image: {type: string}}",
+            "{size: {type: integer}, image: {type: string}}");
+
+    assertThat(spoke.rules()).isEmpty();
+    assertThat(spoke.possibleRenames()).isEmpty();
+    assertThat(spoke.hubOnly()).containsExactly("spec.replicas");
+    assertThat(spoke.spokeOnly()).containsExactly("spec.size");
+  }
+
+  @Test
+  void aCommonNameMovedBetweenTwoParentsBothVersionsHaveIsOnlyOffered() {
+    var spoke =
+        spoke(
+            "{tls: {type: object, properties: {enabled: {type: boolean}, cert: {type: string}}},"
+                + " metrics: {type: object, properties: {port: {type: integer}}}}",
+            "{tls: {type: object, properties: {cert: {type: string}}},"
+                + " metrics: {type: object, properties: {port: {type: integer}, enabled: {type: boolean}}}}");
+
+    assertThat(spoke.rules()).isEmpty();
+    assertThat(spoke.possibleRenames())
+        .singleElement()
+        .satisfies(r -> assertThat(r.reason()).contains("parents both versions have"));
+  }
+
+  @Test
   void anAmbiguousGuessIsLeftToTheAuthor() {
     var spoke =
-        suggester
-            .suggest(
-                target(
-                    "{owner: {type: string}, team: {type: string}}",
-                    "{ownerName: {type: string}, teamName: {type: string}}"),
-                null)
-            .spokes()
-            .getFirst();
+        spoke("{owner: {type: string}}", "{ownerName: {type: string}, ownerEmail: {type: string}}");
 
-    assertThat(spoke.renames()).isEmpty();
-    assertThat(spoke.hubOnly()).containsExactly("spec.owner", "spec.team");
-    assertThat(spoke.spokeOnly()).containsExactly("spec.ownerName", "spec.teamName");
+    assertThat(spoke.rules()).isEmpty();
+    assertThat(spoke.possibleRenames()).isEmpty();
+    assertThat(spoke.hubOnly()).containsExactly("spec.owner");
+    assertThat(spoke.spokeOnly()).containsExactly("spec.ownerName", "spec.ownerEmail");
+  }
+
+  @Test
+  void aDurationTextAndAnIntegerOfSecondsGetADurationRule() {
+    var spoke = spoke("{grace: {type: string}}", "{graceSeconds: {type: integer}}");
+
+    assertThat(spoke.rules())
+        .singleElement()
+        .isInstanceOfSatisfying(
+            ProposedRule.Duration.class,
+            d -> {
+              assertThat(d.hubPath()).isEqualTo("spec.grace");
+              assertThat(d.spokePath()).isEqualTo("spec.graceSeconds");
+              assertThat(d.reason()).contains("acknowledge");
+            });
+  }
+
+  @Test
+  void aQuantityTextAndAnIntegerOfMilliUnitsGetAQuantityRule() {
+    var spoke = spoke("{memory: {type: string}}", "{memoryMilli: {type: integer}}");
+
+    assertThat(spoke.rules()).singleElement().isInstanceOf(ProposedRule.Quantity.class);
+  }
+
+  @Test
+  void aScalarWhoseTypeChangedGetsATypeCoerceButAnEnumOrABooleanNumberDoesNot() {
+    var spoke =
+        spoke(
+            "{port: {type: integer}, tier: {type: string, enum: [A, B]}, on: {type: boolean}}",
+            "{port: {type: string}, tier: {type: integer}, on: {type: integer}}");
+
+    assertThat(spoke.rules())
+        .singleElement()
+        .isInstanceOfSatisfying(
+            ProposedRule.Coerce.class, c -> assertThat(c.path()).isEqualTo("spec.port"));
+    assertThat(spoke.retyped())
+        .extracting(SpokeSuggestion.Retyped::path)
+        .containsExactly("spec.tier", "spec.on");
   }
 
   @Test
   void aChangedTypeInsideArrayItemsIsReportedAtTheItemFieldOnly() {
     var spoke =
-        suggester
-            .suggest(
-                target(
-                    "{ports: {type: array, items: {type: object, properties: {port: {type: integer}}}}}",
-                    "{ports: {type: array, items: {type: object, properties: {port: {type: string}}}}}"),
-                null)
-            .spokes()
-            .getFirst();
+        spoke(
+            "{ports: {type: array, items: {type: object, properties: {port: {type: integer}, name: {type: string}}}}}",
+            "{ports: {type: array, items: {type: object, properties: {port: {type: string}, name: {type: integer}}}}}");
 
+    assertThat(spoke.rules()).isEmpty();
     assertThat(spoke.retyped())
-        .singleElement()
-        .satisfies(r -> assertThat(r.path()).isEqualTo("spec.ports[].port"));
+        .extracting(SpokeSuggestion.Retyped::path)
+        .containsExactly("spec.ports[].port", "spec.ports[].name");
   }
 
   @Test
-  void arraysWithDifferentItemsAreNotProposedAsARenameButArraysWithTheSameItemsAre() {
+  void arraysAreRenamedOnlyWhenTheirItemFieldsMatch() {
     var spoke =
-        suggester
-            .suggest(
-                target(
-                    "{listeners: {type: array, items: {type: object, properties: {port: {type: integer}}}},"
-                        + " tags: {type: array, items: {type: string}}}",
-                    "{backups: {type: array, items: {type: object, properties: {schedule: {type: string}}}},"
-                        + " labels: {type: array, items: {type: string}}}"),
-                null)
-            .spokes()
-            .getFirst();
+        spoke(
+            "{listeners: {type: array, items: {type: object, properties: {port: {type: integer}}}},"
+                + " tags: {type: array, items: {type: string}}}",
+            "{Listeners: {type: array, items: {type: object, properties: {schedule: {type: string}}}},"
+                + " Tags: {type: array, items: {type: string}}}");
 
-    assertThat(spoke.renames())
+    assertThat(spoke.rules())
         .singleElement()
-        .satisfies(
+        .isInstanceOfSatisfying(
+            ProposedRule.Rename.class,
             r -> {
               assertThat(r.hubPath()).isEqualTo("spec.tags");
-              assertThat(r.spokePath()).isEqualTo("spec.labels");
+              assertThat(r.spokePath()).isEqualTo("spec.Tags");
             });
     assertThat(spoke.hubOnly()).containsExactly("spec.listeners");
-    assertThat(spoke.spokeOnly()).containsExactly("spec.backups");
+    assertThat(spoke.spokeOnly()).containsExactly("spec.Listeners");
   }
 
   @Test
