@@ -98,7 +98,31 @@ final class ConfigDraft {
                 ": map it to a hub field, give it a default, or delete it with acknowledgeLossy\n");
       }
     }
-    return y.toString();
+    return wrapComments(y.toString());
+  }
+
+  /** Comment lines wrapped at 100 columns, continued as {@code # ...}; YAML lines as they are. */
+  static String wrapComments(String yaml) {
+    var out = new StringBuilder();
+    for (var line : yaml.split("\n", -1)) {
+      var trimmed = line.stripLeading();
+      if (line.length() <= 100 || !trimmed.startsWith("# ")) {
+        out.append(line).append('\n');
+        continue;
+      }
+      var indent = line.substring(0, line.length() - trimmed.length());
+      var current = new StringBuilder(indent).append('#');
+      for (var word : trimmed.substring(2).split(" ")) {
+        if (current.length() + 1 + word.length() > 100 && current.length() > indent.length() + 4) {
+          out.append(current).append('\n');
+          current = new StringBuilder(indent).append("#  ");
+        }
+        current.append(' ').append(word);
+      }
+      out.append(current).append('\n');
+    }
+    out.setLength(out.length() - 1); // the split kept the text's own last line end
+    return out.toString();
   }
 
   /**

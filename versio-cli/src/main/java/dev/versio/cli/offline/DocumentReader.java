@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import dev.versio.engine.json.EngineJson;
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -141,7 +142,12 @@ final class DocumentReader {
   private ObjectMapper yamlMapper(boolean strict) {
     var options = new LoaderOptions();
     options.setCodePointLimit((int) Math.min(Integer.MAX_VALUE, limits.maxYamlChars()));
-    var factory = YAMLFactory.builder().loaderOptions(options).build();
+    // the builder does not start from YAMLFactory's defaults: an empty value must stay null
+    var factory =
+        YAMLFactory.builder()
+            .loaderOptions(options)
+            .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)
+            .build();
     return EngineJson.configure(YAMLMapper.builder(factory))
         .configure(StreamReadFeature.STRICT_DUPLICATE_DETECTION, strict)
         .build();

@@ -245,6 +245,18 @@ class InputErrorsTest {
   }
 
   @Test
+  void aKeyWithoutAValueIsNullNotAnEmptyString() throws IOException {
+    var file =
+        write(
+            "empty.yaml",
+            config()
+                .replaceFirst("rules:\\n(    - .*\\n(      .*\\n)*)+", "rules:\n    # none yet\n"));
+    assertThat(file).content().contains("rules:\n    # none yet\n");
+
+    assertThat(run("validate", "-c", file.toString())).as("%s", out).isZero();
+  }
+
+  @Test
   void onlyOneInputCanComeFromStandardInput() {
     assertThat(run("validate", "-c", "-", "--crd", "-")).isEqualTo(2);
     assertThat(err.toString()).contains("both read standard input (-)");
