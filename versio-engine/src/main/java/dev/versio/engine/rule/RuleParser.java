@@ -7,6 +7,7 @@ import dev.versio.engine.diagnostic.DiagnosticCode;
 import dev.versio.engine.diagnostic.Diagnostics;
 import dev.versio.engine.rule.Rule.OnUnknown;
 import dev.versio.engine.rule.Rule.Serialization;
+import dev.versio.engine.rule.catalog.StrategyCatalog;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -21,9 +22,6 @@ import java.util.stream.Collectors;
 public final class RuleParser {
   /** A {@code forEach} inside a {@code forEach} is allowed; a third level is not. */
   public static final int MAX_FOREACH_DEPTH = 2;
-
-  private static final List<String> COMMON_KEYS =
-      List.of("strategy", "acknowledgeLossy", "reason", "when");
 
   /** Parses a list of rules at nesting depth {@code depth} (0 = a spoke's own rules). */
   public List<Rule> parseRules(JsonNode rules, Diagnostics diagnostics, int depth) {
@@ -71,7 +69,7 @@ public final class RuleParser {
             name -> {
               if (Strategy.byParamsKey(name).isPresent()) {
                 blocks.add(name);
-              } else if (!COMMON_KEYS.contains(name)) {
+              } else if (!StrategyCatalog.RULE_KEYS.containsKey(name)) {
                 unknown.add(name);
               }
             });
@@ -116,7 +114,7 @@ public final class RuleParser {
       return Optional.empty();
     }
     var options = options(node, s, d);
-    var params = new ParamsReader(node.get(s.paramsKey()), s.paramsKey(), d);
+    var params = new ParamsReader(node.get(s.paramsKey()), StrategyCatalog.of(s), d);
     Rule rule;
     try {
       rule = build(s, params, options, d, depth);
@@ -126,7 +124,7 @@ public final class RuleParser {
       }
       rule = null; // a record refused a missing value that is already reported
     }
-    params.rejectUnknownKeys();
+    params.finish();
     if (!params.ok() || options == null || !unknown.isEmpty() || rule == null) {
       return Optional.empty();
     }
