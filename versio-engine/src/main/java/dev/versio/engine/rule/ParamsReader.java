@@ -253,7 +253,8 @@ final class ParamsReader {
   }
 
   /**
-   * Reports keys of the block that the strategy does not declare (typos fail closed).
+   * Reports keys of the block that the strategy does not declare (typos fail closed), suggesting
+   * the closest declared one.
    *
    * @throws IllegalStateException if the parser did not read every declared parameter
    */
@@ -279,7 +280,8 @@ final class ParamsReader {
                     DiagnosticCode.UNKNOWN_PARAM,
                     block + "." + name,
                     block + " has no parameter '" + name + "'",
-                    "known parameters of " + block + ": " + String.join(", ", spec.paramNames()));
+                    DidYouMean.hint(
+                        name, spec.paramNames(), "known parameters of " + block + ": "));
               }
             });
   }
