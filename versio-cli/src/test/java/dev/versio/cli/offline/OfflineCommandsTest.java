@@ -133,6 +133,48 @@ class OfflineCommandsTest {
   }
 
   @Test
+  void aMisspelledSpecKeyIsAnErrorThatNamesTheKeyOfTheConfigsKind() throws IOException {
+    var story = examples().resolve("field-rename");
+    var typo = tmp.resolve("typo.yaml");
+    Files.writeString(
+        typo,
+        Files.readString(story.resolve("config.yaml"))
+            .replace("targetCRD:", "targetCrd:")
+            .replace("hubVersion: v2", "hubVersion: v2\n  driftPolicy: FailClosed"));
+
+    assertThat(run("validate", "-c", typo.toString(), "-o", "json")).isEqualTo(1);
+    var diagnostics = new ObjectMapper().readTree(out.toString()).path("diagnostics");
+    assertThat(diagnostics).hasSize(1);
+    assertThat(diagnostics.get(0).path("code").asText()).isEqualTo("UNKNOWN_KEY");
+    assertThat(diagnostics.get(0).path("path").asText()).isEqualTo("targetCrd");
+    assertThat(diagnostics.get(0).path("hint").asText()).isEqualTo("did you mean 'targetCRD'?");
+  }
+
+  @Test
+  void aMisspelledSpokeKeyIsAnErrorThatSaysWhichKeyWasMeant() throws IOException {
+    var story = examples().resolve("field-rename");
+    var typo = tmp.resolve("typo.yaml");
+    Files.writeString(
+        typo, Files.readString(story.resolve("config.yaml")).replace("rules:", "rule:"));
+
+    assertThat(
+            run(
+                "validate",
+                "-c",
+                typo.toString(),
+                "--crd",
+                story.resolve("crd.yaml").toString(),
+                "-o",
+                "json"))
+        .isEqualTo(1);
+    var diagnostics = new ObjectMapper().readTree(out.toString()).path("diagnostics");
+    assertThat(diagnostics).hasSize(1);
+    assertThat(diagnostics.get(0).path("code").asText()).isEqualTo("UNKNOWN_KEY");
+    assertThat(diagnostics.get(0).path("path").asText()).isEqualTo("spokes[0].rule");
+    assertThat(diagnostics.get(0).path("hint").asText()).isEqualTo("did you mean 'rules'?");
+  }
+
+  @Test
   void aYamlSyntaxErrorNamesFileLineColumnAndTheParsersReason() throws IOException {
     var broken = tmp.resolve("broken.yaml");
     Files.writeString(
