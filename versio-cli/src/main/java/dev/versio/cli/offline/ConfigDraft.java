@@ -74,14 +74,14 @@ final class ConfigDraft {
             .append(t.spokeShape())
             .append(" in ")
             .append(spoke.version())
-            .append(": add a typeCoerce, enumRemap, numericScale or similar rule\n");
+            .append(": add a TypeCoerce, EnumRemap, NumericScale or similar rule\n");
       }
       for (var p : spoke.hubOnly()) {
         y.append("    # review: ")
             .append(p)
             .append(" has no counterpart in ")
             .append(spoke.version())
-            .append(": rename it, keep it (toAnnotation), or delete it with acknowledgeLossy\n");
+            .append(": rename it, keep it (ToAnnotation), or delete it with acknowledgeLossy\n");
       }
       for (var p : spoke.spokeOnly()) {
         y.append("    # review: ")

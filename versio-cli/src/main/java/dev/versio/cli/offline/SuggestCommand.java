@@ -13,7 +13,7 @@ import picocli.CommandLine.Spec;
     description = {
       "Propose a starting config for a CRD or XRD: versions identical to the hub need nothing, fields"
           + " that look renamed or moved (same type, same parent or same name, one candidate only)"
-          + " get a fieldRename, and every other difference is a '# review:' comment that says what"
+          + " get a FieldRename, and every other difference is a '# review:' comment that says what"
           + " to decide. Prints YAML; nothing is guessed silently."
     },
     footerHeading = "%nExample:%n",
