@@ -382,8 +382,8 @@ public final class RuleParser {
       d.error(
           DiagnosticCode.FOREACH_TOO_DEEP,
           null,
-          "forEach nesting depth exceeds the supported maximum of " + MAX_FOREACH_DEPTH,
-          "flatten the innermost forEach, or move its work into a cel or jsonPatch rule");
+          "ForEach nesting depth exceeds the supported maximum of " + MAX_FOREACH_DEPTH,
+          "flatten the innermost ForEach, or move its work into a CEL or JSONPatch rule");
       return null;
     }
     var before = d.all().size();
