@@ -42,7 +42,8 @@ import picocli.CommandLine.Command;
       "Declarative, field-level conversions between the versions of a Kubernetes CRD or a"
           + " Crossplane XRD.",
       "",
-      "Write the differences between versions as rules (fieldRename, enumRemap, forEach, ...);"
+      "Write the differences between versions as rules (strategy: FieldRename, EnumRemap,"
+          + " ForEach and 26 more, listed in docs/strategies);"
           + " Versio checks that nothing is lost and serves the conversion webhook for you."
     },
     footerHeading = "%nExit codes:%n",

@@ -29,7 +29,7 @@ public record FieldPath(List<String> segments) {
       throw new IllegalArgumentException(
           "field path '"
               + dotted
-              + "' has an index or wildcard; paths name object keys only (use forEach for array elements)");
+              + "' has an index or wildcard; paths name object keys only (use a ForEach rule for array elements)");
     }
     var segments = dotted.split("\\.", -1);
     for (int i = 0; i < segments.length; i++) {

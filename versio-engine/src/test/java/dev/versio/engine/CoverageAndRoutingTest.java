@@ -68,7 +68,7 @@ class CoverageAndRoutingTest {
         .satisfies(
             d -> {
               assertThat(d.code()).isEqualTo(DiagnosticCode.SHAPE_MISMATCH);
-              assertThat(d.hint()).contains("forEach");
+              assertThat(d.hint()).contains("ForEach");
             });
   }
 

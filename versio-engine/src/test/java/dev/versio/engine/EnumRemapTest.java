@@ -38,7 +38,7 @@ class EnumRemapTest {
             d -> {
               assertThat(d.code()).isEqualTo(DiagnosticCode.UNCOVERED_FIELD);
               assertThat(d.path()).isEqualTo("spec.tier");
-              assertThat(d.hint()).contains("enumRemap");
+              assertThat(d.hint()).contains("EnumRemap");
             });
   }
 

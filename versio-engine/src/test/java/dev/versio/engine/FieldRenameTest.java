@@ -79,7 +79,7 @@ class FieldRenameTest {
                   .contains("spec.replicas")
                   .contains("integer")
                   .contains("string");
-              assertThat(d.hint()).contains("typeCoerce");
+              assertThat(d.hint()).contains("TypeCoerce");
             });
   }
 
@@ -90,6 +90,6 @@ class FieldRenameTest {
         .filteredOn(d -> d.code() == DiagnosticCode.UNCOVERED_FIELD)
         .extracting(d -> d.path())
         .containsExactlyInAnyOrder("spec.replicas", "spec.size");
-    assertThat(diagnostics).allSatisfy(d -> assertThat(d.hint()).contains("fieldRename"));
+    assertThat(diagnostics).allSatisfy(d -> assertThat(d.hint()).contains("FieldRename"));
   }
 }

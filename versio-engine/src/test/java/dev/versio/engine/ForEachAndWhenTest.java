@@ -84,7 +84,7 @@ class ForEachAndWhenTest {
         .anySatisfy(
             d -> {
               assertThat(d.path()).isEqualTo("spec.pools[].vmSize");
-              assertThat(d.hint()).contains("forEach over spec.pools");
+              assertThat(d.hint()).contains("ForEach over spec.pools");
             });
   }
 

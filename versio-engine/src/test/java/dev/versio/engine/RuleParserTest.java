@@ -149,7 +149,7 @@ class RuleParserTest {
             errors(
                 "{strategy: FieldRename, fieldRename: {hubPath: 'spec.a[0]', spokePath: spec.b}}"))
         .singleElement()
-        .satisfies(d -> assertThat(d.message()).contains("use forEach"));
+        .satisfies(d -> assertThat(d.message()).contains("use a ForEach rule"));
   }
 
   @Test

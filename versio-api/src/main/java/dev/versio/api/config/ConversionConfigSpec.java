@@ -5,8 +5,14 @@ import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /** What both config kinds share: hub, spokes, server reference and policies. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -43,4 +49,15 @@ public abstract class ConversionConfigSpec {
 
   /** The name of the CRD or XRD this config converts. */
   public abstract String targetName();
+
+  /**
+   * The keys a spec of this kind may hold (its fields, which are its wire names), so that a reader
+   * of raw YAML can report every other key as a typo.
+   */
+  public static SortedSet<String> keysOf(Class<? extends ConversionConfigSpec> kind) {
+    return Arrays.stream(kind.getFields())
+        .filter(f -> !Modifier.isStatic(f.getModifiers()))
+        .map(Field::getName)
+        .collect(Collectors.toCollection(TreeSet::new));
+  }
 }

@@ -8,9 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The rules between the hub and one spoke version. Rules are kept schemaless in the CRD (their
- * shape is a 29-way union): the engine parses and validates them, and admission rejects a config
- * whose rules do not parse.
+ * The rules between the hub and one spoke version. The generator writes {@code rules} schemaless;
+ * the build then replaces that with the typed schema of {@link dev.versio.api.crd.RuleSchema},
+ * generated from the engine's strategy catalog. The engine still parses and validates every rule,
+ * and admission rejects a config whose rules do not parse.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class SpokeSpec {

@@ -1,5 +1,8 @@
 package dev.versio.cli.offline;
 
+import dev.versio.api.config.CRDConversionConfigSpec;
+import dev.versio.api.config.ConversionConfigSpec;
+import dev.versio.api.config.XRDConversionConfigSpec;
 import dev.versio.engine.compile.AnalyzeReport;
 import dev.versio.engine.compile.CompileResult;
 import dev.versio.engine.compile.Compiler;
@@ -11,6 +14,7 @@ import dev.versio.engine.rule.ConfigParser;
 import dev.versio.engine.rule.ConversionConfig;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A config parsed and, when a target is known, analysed: what every offline command starts from.
@@ -24,7 +28,7 @@ record Analysis(
 
   static Analysis of(Inputs.Config config, Inputs.Target target) {
     var mismatch = targetMismatch(config, target);
-    return switch (new ConfigParser().parse(config.spec())) {
+    return switch (new ConfigParser().parse(config.spec(), apiKeys(config))) {
       case ConfigParser.Result.Invalid invalid ->
           new Analysis(config, target, null, concat(mismatch, invalid.diagnostics()), null);
       case ConfigParser.Result.Parsed ok ->
@@ -35,6 +39,12 @@ record Analysis(
               concat(mismatch, ok.warnings()),
               target == null ? null : new Compiler().analyze(ok.config(), target.source()));
     };
+  }
+
+  /** The spec keys of the config's kind that the API layer reads (the engine reads the others). */
+  private static Set<String> apiKeys(Inputs.Config config) {
+    return ConversionConfigSpec.keysOf(
+        config.xrd() ? XRDConversionConfigSpec.class : CRDConversionConfigSpec.class);
   }
 
   /** An error when the config names another definition than the one given to check it against. */

@@ -80,14 +80,14 @@ final class ConfigDraft {
             .append(t.spokeShape())
             .append(" in ")
             .append(spoke.version())
-            .append(": add an enumRemap, a forEach for array items, or a similar rule\n");
+            .append(": add an EnumRemap, a ForEach for array items, or a similar rule\n");
       }
       for (var p : spoke.hubOnly()) {
         y.append("    # review: ")
             .append(p)
             .append(" has no counterpart in ")
             .append(spoke.version())
-            .append(": rename it, keep it (toAnnotation), or delete it with acknowledgeLossy\n");
+            .append(": rename it, keep it (ToAnnotation), or delete it with acknowledgeLossy\n");
       }
       for (var p : spoke.spokeOnly()) {
         y.append("    # review: ")

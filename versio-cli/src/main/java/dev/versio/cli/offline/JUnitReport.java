@@ -148,7 +148,7 @@ final class JUnitReport {
             "unacknowledged loss of " + String.join(", ", r.lost()),
             "fields that do not come back and no lossy, acknowledged rule claims them:\n"
                 + String.join("\n", r.lost())
-                + "\nfix: add a rule that keeps them (e.g. toAnnotation), or mark the rule that"
+                + "\nfix: add a rule that keeps them (e.g. ToAnnotation), or mark the rule that"
                 + " drops them acknowledgeLossy with a reason");
       }
       case "error" -> element(xml, "error", "ConversionError", r.error(), r.error());

@@ -12,9 +12,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Propose a starting config for a CRD or XRD: versions identical to the hub need nothing;"
-          + " a field whose name and type show it was renamed or moved gets a fieldRename, a number"
-          + " whose unit changed (timeoutMs, timeoutSec) a numericScale with its factor, a scalar"
-          + " whose type changed a typeCoerce, duration or quantity rule. A rename the names only"
+          + " a field whose name and type show it was renamed or moved gets a FieldRename, a number"
+          + " whose unit changed (timeoutMs, timeoutSec) a NumericScale with its factor, a scalar"
+          + " whose type changed a TypeCoerce, Duration or Quantity rule. A rename the names only"
           + " partly support is printed commented out; names that share no word are never paired."
           + " Every other difference is a '# review:' comment that says what to decide."
           + " Prints YAML; nothing is guessed silently."

@@ -129,10 +129,53 @@ class OfflineCommandsTest {
     assertThat(
             run("validate", "-c", other.toString(), "--crd", story.resolve("crd.yaml").toString()))
         .isEqualTo(1);
-    assertThat(out.toString())
+    // the text wraps at 80 columns, and where depends on the length of the checkout's path
+    assertThat(out.toString().replaceAll("\\s+", " "))
         .contains("INVALID")
         .contains("the config converts 'other.example.com' (spec.targetCRD.name)")
         .contains("defines 'caches.example.com'");
+  }
+
+  @Test
+  void aMisspelledSpecKeyIsAnErrorThatNamesTheKeyOfTheConfigsKind() throws IOException {
+    var story = examples().resolve("field-rename");
+    var typo = tmp.resolve("typo.yaml");
+    Files.writeString(
+        typo,
+        Files.readString(story.resolve("config.yaml"))
+            .replace("targetCRD:", "targetCrd:")
+            .replace("hubVersion: v2", "hubVersion: v2\n  driftPolicy: FailClosed"));
+
+    assertThat(run("validate", "-c", typo.toString(), "-o", "json")).isEqualTo(1);
+    var diagnostics = new ObjectMapper().readTree(out.toString()).path("diagnostics");
+    assertThat(diagnostics).hasSize(1);
+    assertThat(diagnostics.get(0).path("code").asText()).isEqualTo("UNKNOWN_KEY");
+    assertThat(diagnostics.get(0).path("path").asText()).isEqualTo("targetCrd");
+    assertThat(diagnostics.get(0).path("hint").asText()).isEqualTo("did you mean 'targetCRD'?");
+  }
+
+  @Test
+  void aMisspelledSpokeKeyIsAnErrorThatSaysWhichKeyWasMeant() throws IOException {
+    var story = examples().resolve("field-rename");
+    var typo = tmp.resolve("typo.yaml");
+    Files.writeString(
+        typo, Files.readString(story.resolve("config.yaml")).replace("rules:", "rule:"));
+
+    assertThat(
+            run(
+                "validate",
+                "-c",
+                typo.toString(),
+                "--crd",
+                story.resolve("crd.yaml").toString(),
+                "-o",
+                "json"))
+        .isEqualTo(1);
+    var diagnostics = new ObjectMapper().readTree(out.toString()).path("diagnostics");
+    assertThat(diagnostics).hasSize(1);
+    assertThat(diagnostics.get(0).path("code").asText()).isEqualTo("UNKNOWN_KEY");
+    assertThat(diagnostics.get(0).path("path").asText()).isEqualTo("spokes[0].rule");
+    assertThat(diagnostics.get(0).path("hint").asText()).isEqualTo("did you mean 'rules'?");
   }
 
   @Test

@@ -45,7 +45,7 @@ final class ScalarRules {
                   + ", spoke: "
                   + sk.wireName()
                   + ")",
-              "typeCoerce converts scalars; use another strategy for objects and arrays");
+              "TypeCoerce converts scalars; use another strategy for objects and arrays");
       return null;
     }
     if (!(s.claimHub(r, index, r.path(), false) & s.claimSpoke(r, index, r.path(), false))) {

@@ -111,7 +111,7 @@ final class ScriptRules {
                       + " "
                       + pointer
                       + " names no declared field of either version (array elements cannot be addressed)",
-                  "patch object fields; use forEach for array elements");
+                  "patch object fields; use ForEach for array elements");
           ok = false;
           continue;
         }

@@ -42,7 +42,7 @@ final class ShapeRules {
                   + s.spokeName(r.spokePath())
                   + " is "
                   + sc.kind().wireName(),
-              "use typeCoerce (scalars), scalarToObject/objectToScalar (scalar ⇄ object) or singletonArrayToObject (array ⇄ object)");
+              "use TypeCoerce (scalars), ScalarToObject/ObjectToScalar (scalar ⇄ object) or SingletonArrayToObject (array ⇄ object)");
       return null;
     }
     // Same shape all the way down: the rename carries the whole subtree (items, map values,
@@ -63,8 +63,8 @@ final class ShapeRules {
                   + " differ in shape: "
                   + difference,
               hc.kind() == LeafKind.ARRAY
-                  ? "use forEach over the array to convert its elements"
-                  : "use enumRemap for differing enums, or a rule that converts the values");
+                  ? "use ForEach over the array to convert its elements"
+                  : "use EnumRemap for differing enums, or a rule that converts the values");
       return null;
     }
     var ok =

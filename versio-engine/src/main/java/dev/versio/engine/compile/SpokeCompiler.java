@@ -189,7 +189,7 @@ final class SpokeCompiler {
                   + ", "
                   + s.spokeName(r.spokeItemsPath())
                   + ")",
-              "forEach works on arrays of objects; for arrays of scalars use listJoin/listSplit or typeCoerce on the whole field");
+              "ForEach works on arrays of objects; for arrays of scalars use ListJoin/ListSplit or TypeCoerce on the whole field");
       return null;
     }
     if (!(s.claimHub(r, i, r.hubItemsPath(), true)
@@ -295,10 +295,10 @@ final class SpokeCompiler {
               : side.equals("hub")
                   ? "add a rule that claims "
                       + name
-                      + " (fieldRename to its new name, toAnnotation to keep it, or delete with acknowledgeLossy)"
+                      + " (FieldRename to its new name, ToAnnotation to keep it, or Delete with acknowledgeLossy)"
                   : "add a rule that claims "
                       + name
-                      + " (fieldRename from its old name, defaultValue/constant, fromAnnotation, or delete with acknowledgeLossy)";
+                      + " (FieldRename from its old name, DefaultValue/Constant, FromAnnotation, or Delete with acknowledgeLossy)";
     }
     if (s.policy() == UnmappedFieldPolicy.WARN) {
       d.warning(
@@ -316,15 +316,15 @@ final class SpokeCompiler {
     if (leaf.path().throughItems()) {
       var arrayPath =
           leaf.path().segments().subList(0, leaf.path().segments().indexOf(FieldPath.ITEMS));
-      return "add a forEach over "
+      return "add a ForEach over "
           + String.join(".", arrayPath)
           + " with a rule for the element field";
     }
     if (!leaf.node().enumValues().isEmpty() || !twin.node().enumValues().isEmpty()) {
-      return "add an enumRemap rule for " + leaf.path();
+      return "add an EnumRemap rule for " + leaf.path();
     }
     if (leaf.kind() != twin.kind()) {
-      return "add a typeCoerce rule for "
+      return "add a TypeCoerce rule for "
           + leaf.path()
           + " (or another rule that converts its values)";
     }
@@ -364,7 +364,7 @@ final class SpokeCompiler {
   private static String forEachHint(Leaf leaf) {
     var arrayPath =
         leaf.path().segments().subList(0, leaf.path().segments().indexOf(FieldPath.ITEMS));
-    return "add a forEach over "
+    return "add a ForEach over "
         + String.join(".", arrayPath)
         + " with a rule for the element field";
   }

@@ -192,7 +192,7 @@ final class ValueRules {
                     + " is required on the "
                     + (onSpoke ? "spoke" : "hub")
                     + "; converted objects on that side will fail apiserver validation unless the schema also declares a default",
-                "use defaultValue instead of delete");
+                "use DefaultValue instead of Delete");
       }
     }
     if (onSpoke ? !s.claimSpoke(r, index, r.path(), true) : !s.claimHub(r, index, r.path(), true)) {

@@ -5,16 +5,29 @@ import dev.versio.engine.diagnostic.Diagnostic;
 import dev.versio.engine.diagnostic.DiagnosticCode;
 import dev.versio.engine.diagnostic.Diagnostics;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Reads the engine's part of a config's {@code spec} ({@code hubVersion}, {@code spokes}, {@code
  * unmappedFieldPolicy}, {@code unmappedFieldReason}) and runs every structural check that needs no
- * schema. Other spec fields (target, server reference, ...) belong to the API layer and are
- * ignored.
+ * schema. Other spec fields (target, server reference, ...) belong to the API layer: a caller that
+ * names them has every other spec key reported as unknown; one that does not has them ignored.
+ * Unknown keys of a spoke, a rule, its {@code when} and its params block are always errors, with a
+ * "did you mean" hint when a known key is close.
  */
 public final class ConfigParser {
+  /** The spec keys the engine reads. */
+  public static final List<String> SPEC_KEYS =
+      List.of("hubVersion", "spokes", "unmappedFieldPolicy", "unmappedFieldReason");
+
+  /** The keys of one spoke. */
+  public static final List<String> SPOKE_KEYS = List.of("version", "rules");
+
   private final RuleParser rules = new RuleParser();
 
   /** The parsed config, or the diagnostics that prevent it — never both. */
@@ -24,11 +37,26 @@ public final class ConfigParser {
     record Invalid(List<Diagnostic> diagnostics) implements Result {}
   }
 
+  /** Parses {@code spec}, ignoring spec keys the engine does not read. */
   public Result parse(JsonNode spec) {
+    return parse(spec, null);
+  }
+
+  /**
+   * Parses {@code spec}, where {@code otherSpecKeys} are the spec keys of the API layer (target,
+   * server reference, ...): any key that is neither the engine's nor one of these is an error. With
+   * null, such keys are ignored.
+   */
+  public Result parse(JsonNode spec, Set<String> otherSpecKeys) {
     var config = Diagnostics.forSpoke(null);
     if (spec == null || !spec.isObject()) {
       config.error(DiagnosticCode.INVALID_CONFIG, null, "the config spec must be an object", null);
       return new Result.Invalid(config.all());
+    }
+    if (otherSpecKeys != null) {
+      var known = new LinkedHashSet<>(SPEC_KEYS);
+      known.addAll(new TreeSet<>(otherSpecKeys));
+      unknownKeys(spec, known, "", "spec", config);
     }
     var hub = spec.path("hubVersion").asText("");
     if (hub.isBlank()) {
@@ -70,9 +98,17 @@ public final class ConfigParser {
     var spokes = new ArrayList<SpokeRules>();
     var seen = new HashSet<String>();
     var all = new ArrayList<>(config.all());
-    for (var spokeNode : spokesNode) {
+    int count = spokesNode.isArray() ? spokesNode.size() : 0;
+    for (int i = 0; i < count; i++) {
+      var spokeNode = spokesNode.get(i);
       var version = spokeNode.path("version").asText("");
       var d = Diagnostics.forSpoke(version.isBlank() ? null : version);
+      unknownKeys(
+          spokeNode,
+          SPOKE_KEYS,
+          "spokes[" + i + "].",
+          version.isBlank() ? "spokes[" + i + "]" : "spoke " + version,
+          d);
       if (version.isBlank()) {
         d.error(DiagnosticCode.INVALID_CONFIG, "spokes", "every spoke needs a version", null);
       } else if (version.equals(hub)) {
@@ -98,5 +134,22 @@ public final class ConfigParser {
       return new Result.Invalid(List.copyOf(all));
     }
     return new Result.Parsed(new ConversionConfig(hub, spokes, policy, reason), List.copyOf(all));
+  }
+
+  /** Reports each key of {@code node} that is not {@code known}, at {@code pathPrefix + key}. */
+  private static void unknownKeys(
+      JsonNode node, Collection<String> known, String pathPrefix, String what, Diagnostics d) {
+    if (!node.isObject()) {
+      return;
+    }
+    for (var key : (Iterable<String>) node::fieldNames) {
+      if (!known.contains(key)) {
+        d.error(
+            DiagnosticCode.UNKNOWN_KEY,
+            pathPrefix + key,
+            what + " has no key '" + key + "'",
+            DidYouMean.hint(key, known, what + " holds "));
+      }
+    }
   }
 }

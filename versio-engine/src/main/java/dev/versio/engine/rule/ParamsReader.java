@@ -5,30 +5,42 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import dev.versio.engine.FieldPath;
 import dev.versio.engine.diagnostic.DiagnosticCode;
 import dev.versio.engine.diagnostic.Diagnostics;
+import dev.versio.engine.rule.catalog.ParamSpec;
+import dev.versio.engine.rule.catalog.ParamType;
+import dev.versio.engine.rule.catalog.StrategySpec;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
  * Reads one params block ({@code fieldRename: {...}}), reporting missing, malformed and unknown
  * keys as diagnostics that name the block and the key. Values that fail to read come back as null
  * (or a default) and {@link #ok()} turns false.
+ *
+ * <p>The reader is bound to the strategy's {@link StrategySpec}: reading a key the catalog does not
+ * declare, or reading it as another type, requiredness or default than declared, is a programming
+ * error ({@link IllegalStateException}), and so is {@link #finish() finishing} without having read
+ * every declared key. The parser therefore reads exactly the catalog's parameters.
  */
 final class ParamsReader {
   private final JsonNode node;
+  private final StrategySpec spec;
   private final String block;
   private final Diagnostics diagnostics;
-  private final Set<String> known = new LinkedHashSet<>();
+  private final Set<String> read = new LinkedHashSet<>();
   private boolean ok = true;
 
-  ParamsReader(JsonNode node, String block, Diagnostics diagnostics) {
+  ParamsReader(JsonNode node, StrategySpec spec, Diagnostics diagnostics) {
     this.node = node;
-    this.block = block;
+    this.spec = spec;
+    this.block = spec.strategy().paramsKey();
     this.diagnostics = diagnostics;
     if (!node.isObject()) {
       fail(
@@ -45,12 +57,13 @@ final class ParamsReader {
   }
 
   FieldPath path(String key) {
-    var text = text(key, true);
+    declared(key, true, null, ParamType.PATH);
+    var text = rawText(key, true);
     return text == null ? null : toPath(key, text);
   }
 
   List<FieldPath> paths(String key) {
-    known.add(key);
+    declared(key, true, null, ParamType.PATHS);
     var value = node.get(key);
     var out = new ArrayList<FieldPath>();
     if (value == null || !value.isArray() || value.isEmpty()) {
@@ -74,7 +87,11 @@ final class ParamsReader {
   }
 
   String text(String key, boolean required) {
-    known.add(key);
+    declared(key, required, null, ParamType.STRING);
+    return rawText(key, required);
+  }
+
+  private String rawText(String key, boolean required) {
     var value = node.get(key);
     if (value == null || value.isNull()) {
       if (required) {
@@ -90,7 +107,7 @@ final class ParamsReader {
   }
 
   boolean bool(String key) {
-    known.add(key);
+    declared(key, false, "false", ParamType.BOOLEAN);
     var value = node.get(key);
     if (value == null || value.isNull()) {
       return false;
@@ -104,7 +121,14 @@ final class ParamsReader {
 
   /** Any JSON value; absent or null reads as JSON null unless required. */
   JsonNode json(String key, boolean required) {
-    known.add(key);
+    declared(
+        key,
+        required,
+        null,
+        ParamType.JSON,
+        ParamType.JSON_PATCH,
+        ParamType.ENUM_MAPPING,
+        ParamType.RULES);
     var value = node.get(key);
     if (value == null) {
       if (required) {
@@ -116,7 +140,7 @@ final class ParamsReader {
   }
 
   BigDecimal number(String key) {
-    known.add(key);
+    declared(key, true, null, ParamType.NUMBER);
     var value = node.get(key);
     if (value == null || !value.isNumber()) {
       fail(key, block + "." + key + " must be a number", null);
@@ -127,14 +151,23 @@ final class ParamsReader {
 
   /** A wire enum value such as {@code Error}/{@code Drop}; {@code JSON} stays upper case. */
   <E extends Enum<E>> E choice(String key, Class<E> type, E fallback) {
-    known.add(key);
+    var param =
+        declared(
+            key,
+            fallback == null,
+            fallback == null ? null : ParamSpec.wireName(fallback),
+            ParamType.CHOICE);
+    if (!param.choices().equals(ParamSpec.choices(type))) {
+      throw new IllegalStateException(
+          block + "." + key + ": the catalog's choices differ from " + type.getSimpleName());
+    }
     var value = node.get(key);
     if (value == null || value.isNull()) {
       return fallback;
     }
     var allowed = new ArrayList<String>();
     for (var constant : type.getEnumConstants()) {
-      var wire = wireName(constant);
+      var wire = ParamSpec.wireName(constant);
       allowed.add(wire);
       if (value.isTextual() && value.asText().equals(wire)) {
         return constant;
@@ -148,7 +181,11 @@ final class ParamsReader {
   }
 
   Map<String, String> stringMap(String key, boolean required) {
-    known.add(key);
+    declared(key, required, required ? null : "{}", ParamType.STRING_MAP);
+    return rawStringMap(key, required);
+  }
+
+  private Map<String, String> rawStringMap(String key, boolean required) {
     var value = node.get(key);
     var out = new LinkedHashMap<String, String>();
     if (value == null || value.isNull()) {
@@ -184,7 +221,8 @@ final class ParamsReader {
   }
 
   Map<String, FieldPath> pathMap(String key) {
-    var raw = stringMap(key, true);
+    declared(key, true, null, ParamType.PATH_MAP);
+    var raw = rawStringMap(key, true);
     var out = new LinkedHashMap<String, FieldPath>();
     if (raw.isEmpty() && ok) {
       fail(key, block + "." + key + " must name at least one field", null);
@@ -200,7 +238,7 @@ final class ParamsReader {
   }
 
   Map<String, JsonNode> jsonMap(String key) {
-    known.add(key);
+    declared(key, false, "{}", ParamType.JSON_MAP);
     var value = node.get(key);
     var out = new LinkedHashMap<String, JsonNode>();
     if (value == null || value.isNull()) {
@@ -214,28 +252,75 @@ final class ParamsReader {
     return out;
   }
 
-  /** Reports keys of the block that no strategy parameter uses (typos fail closed). */
-  void rejectUnknownKeys() {
+  /**
+   * Reports keys of the block that the strategy does not declare (typos fail closed), suggesting
+   * the closest declared one.
+   *
+   * @throws IllegalStateException if the parser did not read every declared parameter
+   */
+  void finish() {
+    if (!read.equals(new LinkedHashSet<>(spec.paramNames()))) {
+      throw new IllegalStateException(
+          "the parser of "
+              + spec.strategy().wireName()
+              + " read "
+              + read
+              + " but the catalog declares "
+              + spec.paramNames());
+    }
     if (!node.isObject()) {
       return;
     }
     node.fieldNames()
         .forEachRemaining(
             name -> {
-              if (!known.contains(name)) {
+              if (!read.contains(name)) {
                 ok = false;
                 diagnostics.error(
                     DiagnosticCode.UNKNOWN_PARAM,
-                    null,
+                    block + "." + name,
                     block + " has no parameter '" + name + "'",
-                    "known parameters of " + block + ": " + String.join(", ", known));
+                    DidYouMean.hint(
+                        name, spec.paramNames(), "known parameters of " + block + ": "));
               }
             });
   }
 
+  /**
+   * The catalog's declaration of {@code key}, checked against how the parser reads it.
+   *
+   * @throws IllegalStateException if the catalog declares it otherwise, or not at all
+   */
+  private ParamSpec declared(
+      String key, boolean required, String defaultValue, ParamType type, ParamType... others) {
+    var param =
+        spec.param(key)
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "the catalog declares no parameter " + block + "." + key));
+    var types = EnumSet.of(type, others);
+    if (!types.contains(param.type())
+        || param.required() != required
+        || !Objects.equals(param.defaultValue(), defaultValue)) {
+      throw new IllegalStateException(
+          block
+              + "."
+              + key
+              + " is read as "
+              + types
+              + (required ? " (required" : " (optional, default " + defaultValue)
+              + ") but declared as "
+              + param);
+    }
+    read.add(key);
+    return param;
+  }
+
   void fail(String key, String message, String hint) {
     ok = false;
-    diagnostics.error(DiagnosticCode.INVALID_PARAM, null, message, hint);
+    diagnostics.error(
+        DiagnosticCode.INVALID_PARAM, key == null ? block : block + "." + key, message, hint);
   }
 
   private FieldPath toPath(String key, String text) {
@@ -245,13 +330,5 @@ final class ParamsReader {
       fail(key, block + "." + key + ": " + e.getMessage(), null);
       return null;
     }
-  }
-
-  static String wireName(Enum<?> constant) {
-    var name = constant.name();
-    if (name.equals("JSON")) {
-      return name;
-    }
-    return name.charAt(0) + name.substring(1).toLowerCase(Locale.ROOT);
   }
 }

@@ -7,11 +7,11 @@ import dev.versio.engine.diagnostic.DiagnosticCode;
 import dev.versio.engine.diagnostic.Diagnostics;
 import dev.versio.engine.rule.Rule.OnUnknown;
 import dev.versio.engine.rule.Rule.Serialization;
+import dev.versio.engine.rule.catalog.StrategyCatalog;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /**
  * Parses the rule YAML/JSON shape {@code {strategy, <params>, acknowledgeLossy, reason, when}} into
@@ -21,9 +21,6 @@ import java.util.stream.Collectors;
 public final class RuleParser {
   /** A {@code forEach} inside a {@code forEach} is allowed; a third level is not. */
   public static final int MAX_FOREACH_DEPTH = 2;
-
-  private static final List<String> COMMON_KEYS =
-      List.of("strategy", "acknowledgeLossy", "reason", "when");
 
   /** Parses a list of rules at nesting depth {@code depth} (0 = a spoke's own rules). */
   public List<Rule> parseRules(JsonNode rules, Diagnostics diagnostics, int depth) {
@@ -51,16 +48,7 @@ public final class RuleParser {
     var strategyName = node.path("strategy").asText("");
     var strategy = Strategy.byWireName(strategyName);
     if (strategy.isEmpty()) {
-      d.error(
-          DiagnosticCode.UNKNOWN_STRATEGY,
-          null,
-          strategyName.isEmpty()
-              ? "the rule has no 'strategy'"
-              : "unknown strategy '" + strategyName + "'",
-          "use one of: "
-              + Arrays.stream(Strategy.values())
-                  .map(Strategy::wireName)
-                  .collect(Collectors.joining(", ")));
+      unknownStrategy(node, strategyName, d);
       return Optional.empty();
     }
     var s = strategy.get();
@@ -71,16 +59,18 @@ public final class RuleParser {
             name -> {
               if (Strategy.byParamsKey(name).isPresent()) {
                 blocks.add(name);
-              } else if (!COMMON_KEYS.contains(name)) {
+              } else if (!StrategyCatalog.RULE_KEYS.containsKey(name)) {
                 unknown.add(name);
               }
             });
+    var ruleKeys = new ArrayList<>(StrategyCatalog.RULE_KEYS.sequencedKeySet());
+    ruleKeys.add(1, s.paramsKey());
     for (var name : unknown) {
       d.error(
           DiagnosticCode.UNKNOWN_PARAM,
-          null,
+          name,
           "rule (" + s.wireName() + ") has no key '" + name + "'",
-          "a rule holds strategy, " + s.paramsKey() + ", acknowledgeLossy, reason and when");
+          DidYouMean.hint(name, ruleKeys, "a rule holds "));
     }
     if (blocks.isEmpty()) {
       d.error(
@@ -116,7 +106,7 @@ public final class RuleParser {
       return Optional.empty();
     }
     var options = options(node, s, d);
-    var params = new ParamsReader(node.get(s.paramsKey()), s.paramsKey(), d);
+    var params = new ParamsReader(node.get(s.paramsKey()), StrategyCatalog.of(s), d);
     Rule rule;
     try {
       rule = build(s, params, options, d, depth);
@@ -126,11 +116,44 @@ public final class RuleParser {
       }
       rule = null; // a record refused a missing value that is already reported
     }
-    params.rejectUnknownKeys();
+    params.finish();
     if (!params.ok() || options == null || !unknown.isEmpty() || rule == null) {
       return Optional.empty();
     }
     return Optional.of(rule);
+  }
+
+  /**
+   * Reports a missing or unknown strategy: a misspelling names the strategy it most likely meant,
+   * and a rule without one names the key or the strategy it seems to lack.
+   */
+  private static void unknownStrategy(JsonNode node, String name, Diagnostics d) {
+    var wireNames = Arrays.stream(Strategy.values()).map(Strategy::wireName).toList();
+    var all = "strategies are spelled exactly: " + String.join(", ", wireNames);
+    if (!name.isEmpty()) {
+      var meant = DidYouMean.closest(name, wireNames);
+      d.error(
+          DiagnosticCode.UNKNOWN_STRATEGY,
+          "strategy",
+          "unknown strategy '"
+              + name
+              + "'"
+              + meant.map(m -> "; did you mean '" + m + "'?").orElse(""),
+          all);
+      return;
+    }
+    var hint = all;
+    for (var key : (Iterable<String>) node::fieldNames) {
+      var block = Strategy.byParamsKey(key);
+      if (!key.equals("strategy") && DidYouMean.closest(key, List.of("strategy")).isPresent()) {
+        hint = "did you mean 'strategy'? (the rule has '" + key + "')";
+        break;
+      }
+      if (block.isPresent()) {
+        hint = "add strategy: " + block.get().wireName() + " (the rule has a '" + key + "' block)";
+      }
+    }
+    d.error(DiagnosticCode.UNKNOWN_STRATEGY, "strategy", "the rule has no 'strategy'", hint);
   }
 
   private RuleOptions options(JsonNode node, Strategy s, Diagnostics d) {
@@ -147,6 +170,26 @@ public final class RuleParser {
     Optional<RuleOptions.When> when = Optional.empty();
     if (node.has("when") && !node.get("when").isNull()) {
       var w = node.get("when");
+      if (w.isObject()) {
+        var unknownWhen = new ArrayList<String>();
+        w.fieldNames()
+            .forEachRemaining(
+                k -> {
+                  if (!StrategyCatalog.WHEN_KEYS.containsKey(k)) {
+                    unknownWhen.add(k);
+                  }
+                });
+        for (var k : unknownWhen) {
+          d.error(
+              DiagnosticCode.WHEN_INVALID,
+              "when." + k,
+              "rule (" + s.wireName() + "): when has no key '" + k + "'",
+              DidYouMean.hint(k, StrategyCatalog.WHEN_KEYS.sequencedKeySet(), "when holds "));
+        }
+        if (!unknownWhen.isEmpty()) {
+          return null;
+        }
+      }
       var path = w.path("path").asText("");
       if (!w.isObject() || path.isBlank()) {
         d.error(
@@ -339,8 +382,8 @@ public final class RuleParser {
       d.error(
           DiagnosticCode.FOREACH_TOO_DEEP,
           null,
-          "forEach nesting depth exceeds the supported maximum of " + MAX_FOREACH_DEPTH,
-          "flatten the innermost forEach, or move its work into a cel or jsonPatch rule");
+          "ForEach nesting depth exceeds the supported maximum of " + MAX_FOREACH_DEPTH,
+          "flatten the innermost ForEach, or move its work into a CEL or JSONPatch rule");
       return null;
     }
     var before = d.all().size();

@@ -141,11 +141,11 @@ final class LinkJudge {
                       + (hu.isPresent() ? h : s).path().last()
                       + " counts "
                       + unit
-                      + ": a fieldRename if "
+                      + ": a FieldRename if "
                       + unitless.path().last()
                       + " already counted "
                       + unit
-                      + ", else a numericScale"),
+                      + ", else a NumericScale"),
               false));
     }
     return textAndInteger(h, s, hk, sk, hu, su);

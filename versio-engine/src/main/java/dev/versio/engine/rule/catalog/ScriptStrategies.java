@@ -1,0 +1,107 @@
+package dev.versio.engine.rule.catalog;
+
+import static dev.versio.engine.rule.catalog.ParamSpec.optional;
+import static dev.versio.engine.rule.catalog.ParamSpec.required;
+import static dev.versio.engine.rule.catalog.ParamType.BOOLEAN;
+import static dev.versio.engine.rule.catalog.ParamType.JSON_PATCH;
+import static dev.versio.engine.rule.catalog.ParamType.PATHS;
+import static dev.versio.engine.rule.catalog.ParamType.STRING;
+import static dev.versio.engine.rule.catalog.SpecBuilder.spec;
+
+import dev.versio.engine.rule.Strategy;
+
+/** The escape hatches: an RFC 6902 patch, or a CEL expression, over the whole object. */
+final class ScriptStrategies {
+  private ScriptStrategies() {}
+
+  static StrategySpec jsonPatch() {
+    return spec(
+            Strategy.JSON_PATCH,
+            "Applies an RFC 6902 JSON Patch per direction, for changes no other strategy"
+                + " describes.")
+        .param(
+            required(
+                "hubToSpoke",
+                JSON_PATCH,
+                "The operations applied to the hub object; JSON Pointer paths from the object's"
+                    + " root (`/spec/ttl`)."))
+        .param(required("spokeToHub", JSON_PATCH, "The operations applied to the spoke object."))
+        .param(
+            optional(
+                "losslessOverride",
+                BOOLEAN,
+                "false",
+                "Declares both directions lossless: the engine cannot tell what a patch does."))
+        .hubToSpoke(
+            "Patches the whole hub object, then copies every `path` the patch names into the"
+                + " spoke object (or removes it there when the patch removed it).",
+            "Exactly when `losslessOverride: true`.")
+        .spokeToHub("The same with `spokeToHub`.", "Exactly when `losslessOverride: true`.")
+        .note(
+            "Every `path` and `from` of both directions is claimed on each side that declares"
+                + " it. A path through an array element, or one neither version declares, is"
+                + " rejected at compile time; compiling always warns `UNVERIFIABLE_INVERSE`. A"
+                + " failing operation (a `move` from a missing field, a failed `test`) fails the"
+                + " conversion.")
+        .schemas("ttl: {type: integer}\n", "ttlSeconds: {type: integer}\n")
+        .rule(
+            """
+            - strategy: JSONPatch
+              jsonPatch:
+                hubToSpoke: [{op: move, from: /spec/ttl, path: /spec/ttlSeconds}]
+                spokeToHub: [{op: move, from: /spec/ttlSeconds, path: /spec/ttl}]
+                losslessOverride: true
+            """)
+        .objects("spec: {ttl: 30}\n", "spec: {ttlSeconds: 30}\n")
+        .build();
+  }
+
+  static StrategySpec cel() {
+    return spec(
+            Strategy.CEL,
+            "Computes fields with a CEL expression per direction, for arithmetic and logic no"
+                + " other strategy describes.")
+        .param(required("hubPaths", PATHS, "The hub fields the rule reads and writes."))
+        .param(required("spokePaths", PATHS, "The spoke fields the rule reads and writes."))
+        .param(
+            required(
+                "hubToSpoke",
+                STRING,
+                "An expression over `object` (the hub object) that returns a map from spoke"
+                    + " paths to values, nested (`{\"spec\": {\"red\": 1}}`) or flat"
+                    + " (`{\"spec.red\": 1}`)."))
+        .param(
+            required(
+                "spokeToHub",
+                STRING,
+                "An expression over `object` (the spoke object) that returns a map from hub paths"
+                    + " to values."))
+        .hubToSpoke(
+            "Evaluates `hubToSpoke` and writes each of `spokePaths` that the result holds.",
+            "Never: the engine cannot prove an expression reversible, so the rule must set"
+                + " `acknowledgeLossy: true`.")
+        .spokeToHub(
+            "Evaluates `spokeToHub` and writes each of `hubPaths` that the result holds.", "Never.")
+        .note(
+            "Expressions are type-checked at compile time, and every `object.a.b` they read must"
+                + " exist in the source schema. Integers arrive as CEL `int`, decimals as"
+                + " `double`. An evaluation may visit at most 1,000,000 expression nodes and"
+                + " 10,000 iterations per loop; an error fails the conversion, so guard optional"
+                + " fields with `has()`.")
+        .schemas("rgb: {type: integer}\n", "red: {type: integer}\ngreen: {type: integer}\n")
+        .rule(
+            """
+            - strategy: CEL
+              cel:
+                hubPaths: [spec.rgb]
+                spokePaths: [spec.red, spec.green]
+                hubToSpoke: '{"spec.red": object.spec.rgb / 256, "spec.green": object.spec.rgb % 256}'
+                spokeToHub: '{"spec.rgb": object.spec.red * 256 + object.spec.green}'
+              acknowledgeLossy: true
+              reason: v1 stored two channels; the arithmetic is checked by samples
+            """)
+        .objects("spec: {rgb: 1000}\n", "spec: {red: 3, green: 232}\n")
+        .lossless(false, false)
+        .build();
+  }
+}
