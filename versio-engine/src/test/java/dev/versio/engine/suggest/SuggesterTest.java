@@ -208,7 +208,7 @@ class SuggesterTest {
     assertThat(spoke.rules()).isEmpty();
     assertThat(spoke.possibleRenames())
         .singleElement()
-        .satisfies(r -> assertThat(r.reason()).contains("else a numericScale"));
+        .satisfies(r -> assertThat(r.reason()).contains("else a NumericScale"));
   }
 
   @Test
