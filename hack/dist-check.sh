@@ -98,10 +98,10 @@ else
   for var in VERSIO_ASSETS KUBEBUILDER_ASSETS VERSIO_CACHE_DIR; do
     [ -n "${!var:-}" ] && clean_env+=("$var=${!var}")
   done
-  mkdir -p "$tmp/install" "$tmp/work"
+  mkdir -p "$tmp/install" "$tmp/empty"
   tar -xzf "$archive" -C "$tmp/install"
   home=$tmp/install/$name
-  cd "$tmp/work"
+  cd "$tmp/empty"
   versio_argv() { argv=("${clean_env[@]}" "$home/bin/versio" "$@"); }
   where="on this machine, env -i PATH=/usr/bin:/bin HOME=$HOME"
 fi
