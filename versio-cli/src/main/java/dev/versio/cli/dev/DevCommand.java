@@ -241,7 +241,7 @@ public final class DevCommand implements Callable<Integer> {
       }
       return examplesDir.toAbsolutePath().normalize();
     }
-    return Story.findExamples(Path.of(""), codeLocation())
+    return Story.findExamples(Path.of(""), installation())
         .orElseThrow(
             () ->
                 DevFailure.setup(
@@ -249,8 +249,16 @@ public final class DevCommand implements Callable<Integer> {
                     "Run versio dev inside the Versio repository, or pass --examples-dir"));
   }
 
-  /** Where the CLI's classes are, e.g. {@code versio-cli/target/versio-cli.jar}. */
-  private static Path codeLocation() {
+  /**
+   * Where this Versio is installed: {@code -Dversio.home}, which the launcher of the download
+   * (hack/dist.sh) sets because classes loaded from its AOT cache have no code location; else where
+   * the CLI's classes are, e.g. {@code versio-cli/target/versio-cli.jar}.
+   */
+  private static Path installation() {
+    var home = System.getProperty("versio.home");
+    if (home != null && !home.isBlank()) {
+      return Path.of(home);
+    }
     try {
       return Path.of(DevCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     } catch (URISyntaxException | RuntimeException e) {
