@@ -42,6 +42,9 @@ version=${version%-linux-x64}
 start=$SECONDS
 log() { printf '[%3ds] %s\n' $((SECONDS - start)) "$*"; }
 fail() { printf 'dist-check.sh: FAILED: %s\n' "$1" >&2; shift; for f in "$@"; do [ -f "$f" ] && sed 's/^/    /' "$f" >&2; done; exit 1; }
+# exit 3: the Debian root could not be built (no package mirror reachable): nothing was learnt about
+# the archive, which is not the same as the archive failing
+no_rootfs() { printf 'dist-check.sh: NOT RUN: %s\n' "$1" >&2; shift; for f in "$@"; do [ -f "$f" ] && tail -n 5 "$f" | sed 's/^/    /' >&2; done; exit 3; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/versio-dist-check.XXXXXX")
 dev_pid=
@@ -65,12 +68,12 @@ if $in_chroot; then
   if ! command -v debootstrap >/dev/null; then
     log "installing debootstrap"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >"$tmp/apt.log" 2>&1 ||
-      fail "apt-get install debootstrap failed" "$tmp/apt.log"
+      no_rootfs "apt-get install debootstrap failed" "$tmp/apt.log"
   fi
   rootfs=$tmp/rootfs
   log "debootstrap --variant=minbase bookworm: a plain Debian without Java"
   debootstrap --variant=minbase bookworm "$rootfs" "${DEBIAN_MIRROR:-http://deb.debian.org/debian}" >"$tmp/debootstrap.log" 2>&1 ||
-    fail "debootstrap failed" "$tmp/debootstrap.log"
+    no_rootfs "debootstrap failed" "$tmp/debootstrap.log"
   mkdir -p "$rootfs/opt/assets" "$rootfs/tmp/empty"
   : >"$rootfs/opt/assets/etcd"
   : >"$rootfs/opt/assets/kube-apiserver"
