@@ -2,6 +2,8 @@ package dev.versio.cli;
 
 import dev.versio.webhook.WebhookServer;
 import dev.versio.webhook.WebhookServerOptions;
+import dev.versio.webhook.served.ReplicaIdentity;
+import dev.versio.webhook.served.ServedTargetsPublication;
 import dev.versio.webhook.tracing.OtlpTracing;
 import dev.versio.webhook.tracing.ReviewTracing;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -108,6 +110,48 @@ final class WebhookServerCommand implements Callable<Integer> {
               + " its decision (default: ${DEFAULT-VALUE}).")
   double traceSampleRatio;
 
+  @Option(
+      paramLabel = "NAME",
+      names = "--pod-name",
+      defaultValue = "${env:POD_NAME}",
+      description =
+          "This replica's Pod, which names its served-target Leases (default: $POD_NAME from the"
+              + " downward API). With --pod-namespace it turns publishing on.")
+  String podName;
+
+  @Option(
+      paramLabel = "UID",
+      names = "--pod-uid",
+      defaultValue = "${env:POD_UID}",
+      description = "The Pod's UID, which owns the Leases (default: $POD_UID).")
+  String podUid;
+
+  @Option(
+      paramLabel = "NAMESPACE",
+      names = "--pod-namespace",
+      defaultValue = "${env:POD_NAMESPACE}",
+      description = "Where the Leases live (default: $POD_NAMESPACE).")
+  String podNamespace;
+
+  @Option(
+      paramLabel = "DURATION",
+      names = "--served-targets-heartbeat",
+      defaultValue = "30s",
+      description =
+          "How often the served-target Lease is renewed; the operator counts a replica live for"
+              + " three (default: ${DEFAULT-VALUE}).")
+  String servedTargetsHeartbeat;
+
+  /** Publishing is on when the replica knows its pod name and namespace. */
+  ServedTargetsPublication publication() {
+    if (podName == null || podName.isBlank() || podNamespace == null || podNamespace.isBlank()) {
+      return null;
+    }
+    return new ServedTargetsPublication(
+        new ReplicaIdentity(podName, podUid, podNamespace),
+        Durations.parse(servedTargetsHeartbeat));
+  }
+
   @Override
   public Integer call() throws Exception {
     var options =
@@ -130,7 +174,8 @@ final class WebhookServerCommand implements Callable<Integer> {
             : new OtlpTracing(otlpTracesEndpoint, traceSampleRatio, serverName);
     var tracing = otlp == null ? ReviewTracing.off() : otlp.reviewTracing();
     try (var client = new KubernetesClientBuilder().build();
-        var server = WebhookServer.start(client, options, Clock.systemUTC(), tracing)) {
+        var server =
+            WebhookServer.start(client, options, Clock.systemUTC(), tracing, publication())) {
       stop.await();
       server.close(); // stop accepting, finish in-flight reviews
     } finally {

@@ -5,6 +5,8 @@ import dev.versio.webhook.http.OpsEndpoint;
 import dev.versio.webhook.metrics.WebhookMetrics;
 import dev.versio.webhook.registry.Registry;
 import dev.versio.webhook.review.ReviewProcessor;
+import dev.versio.webhook.served.ServedTargetsPublication;
+import dev.versio.webhook.served.ServedTargetsPublisher;
 import dev.versio.webhook.sync.RegistrySync;
 import dev.versio.webhook.tls.ServingCertificate;
 import dev.versio.webhook.tracing.ReviewTracing;
@@ -43,14 +45,36 @@ public final class WebhookServer implements AutoCloseable {
   private volatile String certificateFingerprint;
   private long reloadTimer = -1;
   private final ReviewTracing tracing;
+  private final ServedTargetsPublisher publisher;
 
   private WebhookServer(
-      KubernetesClient client, WebhookServerOptions options, Clock clock, ReviewTracing tracing) {
+      KubernetesClient client,
+      WebhookServerOptions options,
+      Clock clock,
+      ReviewTracing tracing,
+      ServedTargetsPublication publication) {
     this.options = options;
     this.tracing = tracing;
     this.vertx = Vertx.vertx();
     this.metrics = new WebhookMetrics();
-    this.registry = new Registry(clock, metrics::registry);
+    this.publisher =
+        publication == null
+            ? null
+            : new ServedTargetsPublisher(
+                client,
+                publication.identity(),
+                options.serverName(),
+                clock,
+                publication.heartbeat());
+    this.registry =
+        new Registry(
+            clock,
+            snapshot -> {
+              metrics.registry(snapshot);
+              if (publisher != null) {
+                publisher.changed(snapshot);
+              }
+            });
     this.sync =
         new RegistrySync(
             client, options.serverName(), registry, metrics, clock, options.configLabelSelector());
@@ -76,7 +100,21 @@ public final class WebhookServer implements AutoCloseable {
   public static WebhookServer start(
       KubernetesClient client, WebhookServerOptions options, Clock clock, ReviewTracing tracing)
       throws InterruptedException {
-    var server = new WebhookServer(client, options, clock, tracing);
+    return start(client, options, clock, tracing, null);
+  }
+
+  /**
+   * As {@link #start(KubernetesClient, WebhookServerOptions, Clock, ReviewTracing)}, publishing the
+   * served targets into Leases once ready ({@code publication} null: not published).
+   */
+  public static WebhookServer start(
+      KubernetesClient client,
+      WebhookServerOptions options,
+      Clock clock,
+      ReviewTracing tracing,
+      ServedTargetsPublication publication)
+      throws InterruptedException {
+    var server = new WebhookServer(client, options, clock, tracing, publication);
     try {
       server.startUp();
       return server;
@@ -123,6 +161,9 @@ public final class WebhookServer implements AutoCloseable {
         options.host(),
         conversion.actualPort());
     sync.startWatching();
+    if (publisher != null) {
+      publisher.start(registry.snapshot()); // only now: the listener can serve what it reports
+    }
     reloadTimer =
         vertx.setPeriodic(options.certReloadInterval().toMillis(), id -> reloadCertificate());
   }
@@ -205,6 +246,9 @@ public final class WebhookServer implements AutoCloseable {
   @Override
   public void close() {
     ready = false;
+    if (publisher != null) {
+      publisher.close(); // first: the operator stops counting this replica before it stops serving
+    }
     if (reloadTimer >= 0) {
       vertx.cancelTimer(reloadTimer);
     }
