@@ -12,6 +12,8 @@ import dev.versio.operator.fanout.ConfigTriggers;
 import dev.versio.operator.gate.HandoverGate;
 import dev.versio.operator.metrics.OperatorMetrics;
 import dev.versio.operator.ops.OpsServer;
+import dev.versio.operator.served.ServedTargetsAggregator;
+import dev.versio.operator.served.ServedTargetsWatch;
 import dev.versio.operator.server.ServerReconciler;
 import dev.versio.operator.write.ClusterWriter;
 import dev.versio.operator.write.WriteGate;
@@ -136,8 +138,11 @@ public final class VersioOperator implements AutoCloseable {
             serverTriggers.now(serverNames());
           }
         });
+    // what each server's live replicas report serving: a change of that view reconciles the server
+    var served = new ServedTargetsWatch(new ServedTargetsAggregator(clock), serverTriggers::now);
+    served.register(cache, scheduler);
     register(
-        new ServerReconciler(cache, writer, serverTriggers, options, clock),
+        new ServerReconciler(cache, writer, serverTriggers, served, options, clock),
         "conversionwebhookserver",
         ServerReconciler.FINALIZER,
         options);

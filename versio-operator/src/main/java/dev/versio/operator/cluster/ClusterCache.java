@@ -2,11 +2,13 @@ package dev.versio.operator.cluster;
 
 import dev.versio.api.config.CRDConversionConfig;
 import dev.versio.api.config.XRDConversionConfig;
+import dev.versio.api.served.ServedTargetsCodec;
 import dev.versio.api.server.ConversionWebhookServer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -52,6 +54,7 @@ public final class ClusterCache implements AutoCloseable {
   private final SharedIndexInformer<CRDConversionConfig> crdConfigs;
   private final SharedIndexInformer<XRDConversionConfig> xrdConfigs;
   private final SharedIndexInformer<Secret> secrets;
+  private final SharedIndexInformer<Lease> servedTargetLeases;
   private volatile SharedIndexInformer<GenericKubernetesResource> xrds;
   private final List<Listener<GenericKubernetesResource>> xrdListeners =
       new CopyOnWriteArrayList<>();
@@ -73,6 +76,12 @@ public final class ClusterCache implements AutoCloseable {
     this.servers = client.resources(ConversionWebhookServer.class).runnableInformer(0);
     this.crdConfigs = client.resources(CRDConversionConfig.class).runnableInformer(0);
     this.xrdConfigs = client.resources(XRDConversionConfig.class).runnableInformer(0);
+    this.servedTargetLeases =
+        client
+            .leases()
+            .inAnyNamespace()
+            .withLabel(ServedTargetsCodec.SERVER_LABEL)
+            .runnableInformer(0);
     this.secrets =
         client
             .secrets()
@@ -107,7 +116,7 @@ public final class ClusterCache implements AutoCloseable {
   public void start(Duration timeout) {
     var all =
         new ArrayList<SharedIndexInformer<?>>(
-            List.of(crds, servers, crdConfigs, xrdConfigs, secrets));
+            List.of(crds, servers, crdConfigs, xrdConfigs, secrets, servedTargetLeases));
     for (var informer : all) {
       informer.exceptionHandler(
           (started, error) -> {
@@ -266,6 +275,11 @@ public final class ClusterCache implements AutoCloseable {
     servers.addEventHandler(handler(listener));
   }
 
+  /** The webhook-server replicas' served-target Leases (label-scoped). */
+  public void onServedTargetsLease(Listener<Lease> listener) {
+    servedTargetLeases.addEventHandler(handler(listener));
+  }
+
   public void onSecret(Listener<Secret> listener) {
     secrets.addEventHandler(handler(listener));
   }
@@ -305,7 +319,8 @@ public final class ClusterCache implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    for (var informer : List.of(crds, servers, crdConfigs, xrdConfigs, secrets)) {
+    for (var informer :
+        List.of(crds, servers, crdConfigs, xrdConfigs, secrets, servedTargetLeases)) {
       informer.close();
     }
     var informer = xrds;

@@ -1,6 +1,7 @@
 package dev.versio.operator.server;
 
 import dev.versio.api.server.ConversionWebhookServerStatus.AssignedConfig;
+import dev.versio.operator.served.ServedView;
 import java.util.List;
 import java.util.Objects;
 
@@ -16,6 +17,7 @@ import java.util.Objects;
  * @param endpoint where the server is reached
  * @param assignedConfigs every config the resolver assigns to the server
  * @param otherDefaults names of the other servers marked default (for DefaultConflict)
+ * @param served what the server's live replicas report serving
  */
 public record ServerObservation(
     Check available,
@@ -25,13 +27,15 @@ public record ServerObservation(
     Integer readyReplicas,
     String endpoint,
     List<AssignedConfig> assignedConfigs,
-    List<String> otherDefaults) {
+    List<String> otherDefaults,
+    ServedView served) {
   public ServerObservation {
     Objects.requireNonNull(available, "available");
     Objects.requireNonNull(certificateReady, "certificateReady");
     Objects.requireNonNull(serviceReady, "serviceReady");
     assignedConfigs = List.copyOf(assignedConfigs);
     otherDefaults = List.copyOf(otherDefaults);
+    Objects.requireNonNull(served, "served");
   }
 
   /** One condition's verdict. */

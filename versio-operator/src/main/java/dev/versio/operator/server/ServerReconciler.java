@@ -12,6 +12,7 @@ import dev.versio.operator.OperatorOptions;
 import dev.versio.operator.cluster.ClusterCache;
 import dev.versio.operator.fanout.ConfigTriggers;
 import dev.versio.operator.gate.CaBundleSource;
+import dev.versio.operator.served.ServedTargetsWatch;
 import dev.versio.operator.server.ServerObservation.Check;
 import dev.versio.operator.status.Conditions;
 import dev.versio.operator.write.ClusterWriter;
@@ -60,6 +61,7 @@ public final class ServerReconciler
   private final ConfigTriggers<ConversionWebhookServer> triggers;
   private final OperatorOptions options;
   private final Clock clock;
+  private final ServedTargetsWatch served;
   private final UrlProbe probe = new UrlProbe(Duration.ofSeconds(3));
   private final java.util.Map<String, Probed> probed =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -76,8 +78,10 @@ public final class ServerReconciler
       ClusterCache cache,
       ClusterWriter writer,
       ConfigTriggers<ConversionWebhookServer> triggers,
+      ServedTargetsWatch served,
       OperatorOptions options,
       Clock clock) {
+    this.served = served;
     this.cache = cache;
     this.writer = writer;
     this.triggers = triggers;
@@ -157,7 +161,8 @@ public final class ServerReconciler
           null,
           spec.url,
           assigned,
-          otherDefaults);
+          otherDefaults,
+          served.view(name));
     }
     var namespace = CaBundleSource.namespaceOf(server, options.namespace());
     var child = name + "-webhook-server";
@@ -228,7 +233,8 @@ public final class ServerReconciler
         readyReplicas,
         "https://" + child + "." + namespace + ".svc:" + port,
         assigned,
-        otherDefaults);
+        otherDefaults,
+        served.view(name));
   }
 
   private UrlProbe.Result probeOf(String name, String url, String caBundle) {

@@ -55,6 +55,8 @@ public final class ServerStatusPolicy {
     var assigned = new ArrayList<>(observation.assignedConfigs());
     assigned.sort(Comparator.comparing((AssignedConfig c) -> c.name).thenComparing(c -> c.kind));
     status.assignedConfigs = assigned;
+    status.servedTargets = observation.served().servedTargets();
+    status.reportingReplicas = observation.served().reportingReplicas();
     return status;
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.versio.api.server.ConversionWebhookServerStatus;
 import dev.versio.api.server.ConversionWebhookServerStatus.AssignedConfig;
+import dev.versio.operator.served.ServedView;
 import dev.versio.operator.server.ServerObservation.Check;
 import dev.versio.operator.status.Conditions;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -31,7 +32,36 @@ class ServerStatusPolicyTest {
   private static ServerObservation observation(
       Check available, List<AssignedConfig> assigned, List<String> otherDefaults) {
     return new ServerObservation(
-        available, OK, OK, 2, 1, "https://primary.versio-system.svc:443", assigned, otherDefaults);
+        available,
+        OK,
+        OK,
+        2,
+        1,
+        "https://primary.versio-system.svc:443",
+        assigned,
+        otherDefaults,
+        ServedView.NONE);
+  }
+
+  @Test
+  void theStatusCarriesWhatTheLiveReplicasReportServing() {
+    var h = healthy();
+    var observed =
+        new ServerObservation(
+            h.available(),
+            h.certificateReady(),
+            h.serviceReady(),
+            2,
+            2,
+            h.endpoint(),
+            List.of(),
+            List.of(),
+            new ServedView(List.of("a.example.com", "b.example.com"), 2, List.of()));
+
+    var status = next(null, true, observed, Instant.parse("2026-12-01T00:00:00Z"));
+
+    assertThat(status.servedTargets).containsExactly("a.example.com", "b.example.com");
+    assertThat(status.reportingReplicas).isEqualTo(2);
   }
 
   private static ServerObservation healthy() {
@@ -93,18 +123,6 @@ class ServerStatusPolicyTest {
     assertThat(status.replicas).isEqualTo(2);
     assertThat(status.readyReplicas).isEqualTo(1);
     assertThat(status.endpoint).isEqualTo("https://primary.versio-system.svc:443");
-  }
-
-  @Test
-  void whatReplicasReportIsKept() {
-    var previous = new ConversionWebhookServerStatus();
-    previous.servedTargets = List.of("caches.example.com");
-    previous.reportingReplicas = 2;
-
-    var status = next(previous, false, healthy(), NOW);
-
-    assertThat(status.servedTargets).containsExactly("caches.example.com");
-    assertThat(status.reportingReplicas).isEqualTo(2);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.versio.webhook.served;
 
+import dev.versio.api.served.ServedTargetsCodec;
 import dev.versio.webhook.registry.RegistryEntry;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
@@ -30,12 +31,6 @@ import org.slf4j.LoggerFactory;
  * write is logged and retried at the next heartbeat; conversions never wait for it.
  */
 public final class ServedTargetsPublisher implements AutoCloseable {
-  /** The label naming the ConversionWebhookServer a replica belongs to. */
-  public static final String SERVER_LABEL = "versio.dev/served-by-server";
-
-  /** The label naming the replica, the same on every part. */
-  public static final String REPLICA_LABEL = "versio.dev/served-by-replica";
-
   private static final Logger LOG = LoggerFactory.getLogger(ServedTargetsPublisher.class);
 
   private final KubernetesClient client;
@@ -196,7 +191,12 @@ public final class ServedTargetsPublisher implements AutoCloseable {
         new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
             .withName(name)
             .withNamespace(identity.namespace())
-            .withLabels(Map.of(SERVER_LABEL, server, REPLICA_LABEL, identity.podName()))
+            .withLabels(
+                Map.of(
+                    ServedTargetsCodec.SERVER_LABEL,
+                    server,
+                    ServedTargetsCodec.REPLICA_LABEL,
+                    identity.podName()))
             .withAnnotations(annotations)
             .withOwnerReferences(ownerReferences());
     if (current != null) {

@@ -3,13 +3,14 @@ package dev.versio.webhook.served;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.versio.api.served.ServedTargetsCodec;
+import dev.versio.api.served.ServedTargetsCodec.Decoded;
 import dev.versio.engine.compile.CompiledConfig;
 import dev.versio.engine.route.Router;
 import dev.versio.testkit.ControlPlane;
 import dev.versio.testkit.KubeApiServerTest;
 import dev.versio.testkit.KubeTestScope;
 import dev.versio.webhook.registry.RegistryEntry;
-import dev.versio.webhook.served.ServedTargetsCodec.Decoded;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
@@ -51,7 +52,7 @@ class ServedTargetsPublisherIT {
     return client
         .leases()
         .inNamespace(namespace)
-        .withLabel(ServedTargetsPublisher.REPLICA_LABEL, pod)
+        .withLabel(ServedTargetsCodec.REPLICA_LABEL, pod)
         .list()
         .getItems();
   }
@@ -95,7 +96,7 @@ class ServedTargetsPublisherIT {
                           new TreeSet<>(List.of("a.example.com", "b.example.com")))));
       var lease = client.leases().inNamespace(namespace).withName("versio-served-" + pod).get();
       assertThat(lease.getMetadata().getLabels())
-          .containsEntry(ServedTargetsPublisher.SERVER_LABEL, "default");
+          .containsEntry(ServedTargetsCodec.SERVER_LABEL, "default");
       assertThat(lease.getSpec().getHolderIdentity()).isEqualTo(pod);
 
       // renewed every heartbeat while nothing changes

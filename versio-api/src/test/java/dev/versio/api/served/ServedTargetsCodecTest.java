@@ -1,8 +1,8 @@
-package dev.versio.webhook.served;
+package dev.versio.api.served;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.versio.webhook.served.ServedTargetsCodec.Decoded;
+import dev.versio.api.served.ServedTargetsCodec.Decoded;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Base64;

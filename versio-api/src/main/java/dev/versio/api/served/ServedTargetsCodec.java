@@ -1,4 +1,4 @@
-package dev.versio.webhook.served;
+package dev.versio.api.served;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -29,6 +29,12 @@ import java.util.zip.GZIPOutputStream;
  * Decoded.Unreadable} — never an empty set — for anything it cannot trust.
  */
 public final class ServedTargetsCodec {
+  /** The label naming the ConversionWebhookServer a replica belongs to. */
+  public static final String SERVER_LABEL = "versio.dev/served-by-server";
+
+  /** The label naming the replica, the same on every part. */
+  public static final String REPLICA_LABEL = "versio.dev/served-by-replica";
+
   /** Annotation keys. */
   public static final String TARGETS = "versio.dev/served-targets";
 

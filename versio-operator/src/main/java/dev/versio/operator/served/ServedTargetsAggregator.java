@@ -1,0 +1,231 @@
+package dev.versio.operator.served;
+
+import dev.versio.api.served.ServedTargetsCodec;
+import dev.versio.api.served.ServedTargetsCodec.Decoded;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Folds the served-target Leases of every webhook-server replica into one {@link ServedView} per
+ * server. A replica is live while this process has seen its part-0 Lease renewed within its {@code
+ * leaseDurationSeconds} (three heartbeats): liveness is judged by when <em>this</em> process saw
+ * {@code renewTime} change, never by comparing the remote timestamp with the local clock. Pure
+ * apart from the injected clock; thread-safe.
+ */
+public final class ServedTargetsAggregator {
+  /** The default when a Lease does not say how long it lasts: three 30 s heartbeats. */
+  static final Duration DEFAULT_LEASE = Duration.ofSeconds(90);
+
+  private final Clock clock;
+
+  /** Every part by namespace/name. */
+  private final Map<String, Lease> leases = new HashMap<>();
+
+  /** Per replica (namespace/pod): the last part-0 renewTime seen, and when it was seen. */
+  private final Map<String, Seen> renewals = new HashMap<>();
+
+  private record Seen(String renewTime, Instant at) {}
+
+  /** The last decode per replica, reused while its parts' contents are the same. */
+  private final Map<String, Decodes> decodes = new HashMap<>();
+
+  private record Decodes(List<String> fingerprint, Decoded decoded) {}
+
+  public ServedTargetsAggregator(Clock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** A Lease was added or updated. Returns the server it belongs to, or null if none. */
+  public synchronized String observe(Lease lease) {
+    var server = label(lease, ServedTargetsCodec.SERVER_LABEL);
+    var replica = replicaKey(lease);
+    if (server == null || replica == null) {
+      return null;
+    }
+    leases.put(key(lease), lease);
+    if (isPartZero(lease)) {
+      var renewTime =
+          lease.getSpec() == null ? null : String.valueOf(lease.getSpec().getRenewTime());
+      var last = renewals.get(replica);
+      if (last == null || !last.renewTime().equals(renewTime)) {
+        renewals.put(replica, new Seen(renewTime, clock.instant()));
+      }
+    }
+    return server;
+  }
+
+  /** A Lease was deleted. Returns the server it belonged to, or null. */
+  public synchronized String forget(Lease lease) {
+    leases.remove(key(lease));
+    var replica = replicaKey(lease);
+    if (replica != null && isPartZero(lease)) {
+      renewals.remove(replica);
+      decodes.remove(replica);
+    }
+    return label(lease, ServedTargetsCodec.SERVER_LABEL);
+  }
+
+  /** Every server some Lease names. */
+  public synchronized List<String> servers() {
+    var out = new TreeSet<String>();
+    for (var lease : leases.values()) {
+      var server = label(lease, ServedTargetsCodec.SERVER_LABEL);
+      if (server != null) {
+        out.add(server);
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /** The view of {@code server} now. */
+  public synchronized ServedView view(String server) {
+    var now = clock.instant();
+    // the parts of each replica of this server
+    var byReplica = new TreeMap<String, List<Lease>>();
+    for (var lease : leases.values()) {
+      if (server.equals(label(lease, ServedTargetsCodec.SERVER_LABEL))) {
+        byReplica.computeIfAbsent(replicaKey(lease), k -> new ArrayList<>()).add(lease);
+      }
+    }
+    TreeSet<String> intersection = null;
+    int reporting = 0;
+    var unreadable = new ArrayList<String>();
+    for (var entry : byReplica.entrySet()) {
+      var parts = entry.getValue();
+      var zero = parts.stream().filter(ServedTargetsAggregator::isPartZero).findFirst();
+      if (zero.isEmpty() || !live(entry.getKey(), zero.get(), now)) {
+        continue; // not live: neither counted nor blocking
+      }
+      var decoded =
+          ServedTargetsCodec.decode(
+              parts.stream()
+                  .map(
+                      l ->
+                          l.getMetadata().getAnnotations() == null
+                              ? Map.<String, String>of()
+                              : l.getMetadata().getAnnotations())
+                  .toList());
+      switch (decoded) {
+        case Decoded.Readable readable -> {
+          reporting++;
+          if (intersection == null) {
+            intersection = new TreeSet<>(readable.targets());
+          } else {
+            intersection.retainAll(readable.targets());
+          }
+        }
+        case Decoded.Unreadable bad -> unreadable.add(entry.getKey() + ": " + bad.reason());
+      }
+    }
+    return new ServedView(
+        intersection == null ? List.of() : List.copyOf(intersection), reporting, unreadable);
+  }
+
+  /** The names of the live replicas of {@code server} (namespace/pod), sorted. */
+  public synchronized List<String> liveReplicas(String server) {
+    var now = clock.instant();
+    var out = new TreeSet<String>();
+    for (var lease : leases.values()) {
+      if (server.equals(label(lease, ServedTargetsCodec.SERVER_LABEL))
+          && isPartZero(lease)
+          && live(replicaKey(lease), lease, now)) {
+        out.add(replicaKey(lease));
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  private Decoded decode(String replica, List<Lease> parts) {
+    var annotations =
+        parts.stream()
+            .sorted(java.util.Comparator.comparing(l -> l.getMetadata().getName()))
+            .map(
+                l ->
+                    l.getMetadata().getAnnotations() == null
+                        ? Map.<String, String>of()
+                        : l.getMetadata().getAnnotations())
+            .toList();
+    var fingerprint = new ArrayList<String>();
+    for (var a : annotations) {
+      var text = a.get(ServedTargetsCodec.TARGETS);
+      fingerprint.add(
+          a.get(ServedTargetsCodec.PART)
+              + "|"
+              + a.get(ServedTargetsCodec.DIGEST)
+              + "|"
+              + a.get(ServedTargetsCodec.COUNT)
+              + "|"
+              + (text == null ? "-" : text.length() + ":" + text.hashCode()));
+    }
+    var last = decodes.get(replica);
+    if (last != null && last.fingerprint().equals(fingerprint)) {
+      return last.decoded();
+    }
+    var decoded = ServedTargetsCodec.decode(annotations);
+    decodes.put(replica, new Decodes(List.copyOf(fingerprint), decoded));
+    return decoded;
+  }
+
+  private boolean live(String replica, Lease zero, Instant now) {
+    var seen = renewals.get(replica);
+    if (seen == null) {
+      return false;
+    }
+    var seconds = zero.getSpec() == null ? null : zero.getSpec().getLeaseDurationSeconds();
+    var duration = seconds == null || seconds < 1 ? DEFAULT_LEASE : Duration.ofSeconds(seconds);
+    return !now.isAfter(seen.at().plus(duration));
+  }
+
+  /** The earliest moment a live replica of any server stops being live unless renewed. */
+  public synchronized Duration untilNextExpiry() {
+    var now = clock.instant();
+    Duration soonest = DEFAULT_LEASE;
+    for (var lease : leases.values()) {
+      if (!isPartZero(lease)) {
+        continue;
+      }
+      var seen = renewals.get(replicaKey(lease));
+      if (seen == null) {
+        continue;
+      }
+      var seconds = lease.getSpec() == null ? null : lease.getSpec().getLeaseDurationSeconds();
+      var duration = seconds == null || seconds < 1 ? DEFAULT_LEASE : Duration.ofSeconds(seconds);
+      var left = Duration.between(now, seen.at().plus(duration));
+      if (!left.isNegative() && left.compareTo(soonest) < 0) {
+        soonest = left;
+      }
+    }
+    return soonest;
+  }
+
+  private static boolean isPartZero(Lease lease) {
+    var part =
+        lease.getMetadata().getAnnotations() == null
+            ? null
+            : lease.getMetadata().getAnnotations().get(ServedTargetsCodec.PART);
+    return part == null || part.startsWith("0/");
+  }
+
+  private static String replicaKey(Lease lease) {
+    var replica = label(lease, ServedTargetsCodec.REPLICA_LABEL);
+    return replica == null ? null : lease.getMetadata().getNamespace() + "/" + replica;
+  }
+
+  private static String key(Lease lease) {
+    return lease.getMetadata().getNamespace() + "/" + lease.getMetadata().getName();
+  }
+
+  private static String label(Lease lease, String name) {
+    var labels = lease.getMetadata().getLabels();
+    return labels == null ? null : labels.get(name);
+  }
+}

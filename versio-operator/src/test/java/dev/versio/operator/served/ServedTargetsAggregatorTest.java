@@ -1,0 +1,157 @@
+package dev.versio.operator.served;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.versio.api.served.ServedTargetsCodec;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ServedTargetsAggregatorTest {
+  /** A clock the test moves. */
+  private static final class TestClock extends Clock {
+    private Instant now = Instant.parse("2026-12-01T00:00:00Z");
+
+    void advance(Duration d) {
+      now = now.plus(d);
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+  }
+
+  private final TestClock clock = new TestClock();
+  private final ServedTargetsAggregator aggregator = new ServedTargetsAggregator(clock);
+
+  /** The Leases a replica writes for {@code targets}, renewed at {@code renewTime}. */
+  private static List<Lease> leases(
+      String server, String pod, List<String> targets, String renewTime, int leaseSeconds) {
+    var out = new ArrayList<Lease>();
+    var parts = ServedTargetsCodec.encode(targets);
+    for (int i = 0; i < parts.size(); i++) {
+      out.add(
+          new LeaseBuilder()
+              .withNewMetadata()
+              .withNamespace("versio")
+              .withName("versio-served-" + pod + (i == 0 ? "" : "-" + i))
+              .withLabels(
+                  Map.of(
+                      ServedTargetsCodec.SERVER_LABEL,
+                      server,
+                      ServedTargetsCodec.REPLICA_LABEL,
+                      pod))
+              .withAnnotations(parts.get(i))
+              .endMetadata()
+              .withNewSpec()
+              .withHolderIdentity(pod)
+              .withLeaseDurationSeconds(leaseSeconds)
+              .withRenewTime(ZonedDateTime.parse(renewTime))
+              .endSpec()
+              .build());
+    }
+    return out;
+  }
+
+  private void observe(List<Lease> leases) {
+    leases.forEach(aggregator::observe);
+  }
+
+  @Test
+  void theServedTargetsAreWhatEveryLiveReplicaServes() {
+    observe(leases("a", "a-1", List.of("x.io", "y.io", "z.io"), "2026-12-01T00:00:00Z", 90));
+    observe(leases("a", "a-2", List.of("y.io", "z.io"), "2026-12-01T00:00:00Z", 90));
+    observe(leases("b", "b-1", List.of("w.io"), "2026-12-01T00:00:00Z", 90));
+
+    assertThat(aggregator.view("a"))
+        .isEqualTo(new ServedView(List.of("y.io", "z.io"), 2, List.of()));
+    assertThat(aggregator.view("b")).isEqualTo(new ServedView(List.of("w.io"), 1, List.of()));
+    assertThat(aggregator.view("c")).isEqualTo(ServedView.NONE);
+    assertThat(aggregator.servers()).containsExactly("a", "b");
+  }
+
+  @Test
+  void aReplicaNotSeenRenewingForItsLeaseDurationNoLongerCountsWhateverItsTimestampSays() {
+    // the remote clock is far ahead: only when this process sees renewals matters
+    observe(leases("a", "a-1", List.of("x.io"), "2030-01-01T00:00:00Z", 90));
+    observe(leases("a", "a-2", List.of("x.io", "y.io"), "2030-01-01T00:00:00Z", 90));
+    clock.advance(Duration.ofSeconds(60));
+    observe(leases("a", "a-2", List.of("x.io", "y.io"), "2030-01-01T00:00:30Z", 90));
+    clock.advance(Duration.ofSeconds(31));
+
+    assertThat(aggregator.view("a"))
+        .as("a-1 unseen for 91 s, a-2 renewed 31 s ago")
+        .isEqualTo(new ServedView(List.of("x.io", "y.io"), 1, List.of()));
+    assertThat(aggregator.untilNextExpiry()).isEqualTo(Duration.ofSeconds(59));
+  }
+
+  @Test
+  void aHeartbeatThatChangesNothingLeavesTheViewEqual() {
+    observe(leases("a", "a-1", List.of("x.io"), "2026-12-01T00:00:00Z", 90));
+    var before = aggregator.view("a");
+    clock.advance(Duration.ofSeconds(30));
+    observe(leases("a", "a-1", List.of("x.io"), "2026-12-01T00:00:30Z", 90));
+
+    assertThat(aggregator.view("a")).isEqualTo(before);
+  }
+
+  @Test
+  void anUnreadableReportIsNamedAndNeverCountsAsServingNothing() {
+    observe(leases("a", "a-1", List.of("x.io"), "2026-12-01T00:00:00Z", 90));
+    var torn = leases("a", "a-2", List.of("x.io"), "2026-12-01T00:00:00Z", 90).getFirst();
+    var annotations = new HashMap<>(torn.getMetadata().getAnnotations());
+    annotations.put(ServedTargetsCodec.TARGETS, "garbage");
+    torn.getMetadata().setAnnotations(annotations);
+    aggregator.observe(torn);
+
+    var view = aggregator.view("a");
+    assertThat(view.servedTargets()).containsExactly("x.io");
+    assertThat(view.reportingReplicas()).isEqualTo(1);
+    assertThat(view.unreadable()).singleElement().asString().startsWith("versio/a-2: ");
+  }
+
+  @Test
+  void aDeletedLeaseStopsCountingAtOnce() {
+    var gone = leases("a", "a-1", List.of("x.io"), "2026-12-01T00:00:00Z", 90);
+    observe(gone);
+    observe(leases("a", "a-2", List.of("x.io", "y.io"), "2026-12-01T00:00:00Z", 90));
+    gone.forEach(aggregator::forget);
+
+    assertThat(aggregator.view("a"))
+        .isEqualTo(new ServedView(List.of("x.io", "y.io"), 1, List.of()));
+  }
+
+  @Test
+  void aReplicaWhoseSetSpansSeveralLeasesIsReadWhole() {
+    var many = new ArrayList<String>();
+    for (int i = 0; i < 100_000; i++) {
+      many.add(String.format("t%06d-%08x.example.com", i, (i * 2654435761L) & 0xffffffffL));
+    }
+    var parts = leases("a", "a-1", many, "2026-12-01T00:00:00Z", 90);
+    assertThat(parts).hasSizeGreaterThan(1);
+    observe(parts);
+
+    assertThat(aggregator.view("a").servedTargets()).hasSize(100_000);
+  }
+}
