@@ -175,6 +175,17 @@ public final class OperatorCommand implements Callable<Integer> {
   Duration gateRequeue;
 
   @Option(
+      names = "--handover-grace",
+      defaultValue = "30s",
+      paramLabel = "DURATION",
+      converter = Durations.Converter.class,
+      description =
+          "How long a move of a target to another server waits for a destination whose replicas"
+              + " report nothing at all before it goes ahead unverified (HandoverUnverified)"
+              + " (default: 30s).")
+  Duration handoverGrace;
+
+  @Option(
       names = "--max-concurrent-reconciles",
       defaultValue = "4",
       paramLabel = "N",
@@ -229,6 +240,7 @@ public final class OperatorCommand implements Callable<Integer> {
         .fanoutQps(fanoutQps)
         .resyncInterval(resyncInterval)
         .gateRequeue(gateRequeue)
+        .handoverGrace(handoverGrace)
         .reconcileThreads(reconcileThreads)
         .build();
   }

@@ -19,6 +19,8 @@ import java.util.Objects;
  * @param gateRequeue how soon a config waiting on a gate (target, server) is looked at again
  * @param deletionRequeue how soon a blocked delete is looked at again
  * @param reconcileThreads how many reconciles run at once
+ * @param handoverGrace how long a move waits for a destination whose replicas report nothing at all
+ *     before it goes ahead unverified
  */
 public record OperatorOptions(
     String namespace,
@@ -31,7 +33,8 @@ public record OperatorOptions(
     Duration resyncInterval,
     Duration gateRequeue,
     Duration deletionRequeue,
-    int reconcileThreads) {
+    int reconcileThreads,
+    Duration handoverGrace) {
 
   public static final double DEFAULT_FANOUT_QPS = 50.0;
 
@@ -41,6 +44,10 @@ public record OperatorOptions(
     Objects.requireNonNull(resyncInterval, "resyncInterval");
     Objects.requireNonNull(gateRequeue, "gateRequeue");
     Objects.requireNonNull(deletionRequeue, "deletionRequeue");
+    Objects.requireNonNull(handoverGrace, "handoverGrace");
+    if (handoverGrace.isNegative()) {
+      throw new IllegalArgumentException("--handover-grace must not be negative");
+    }
     if (!crdSupport && !xrdSupport) {
       throw new IllegalArgumentException(
           "--enable-crd-support and --enable-xrd-support are both off: enable at least one");
@@ -86,6 +93,7 @@ public record OperatorOptions(
     b.resyncInterval = resyncInterval;
     b.gateRequeue = gateRequeue;
     b.deletionRequeue = deletionRequeue;
+    b.handoverGrace = handoverGrace;
     b.reconcileThreads = reconcileThreads;
     return b;
   }
@@ -102,6 +110,7 @@ public record OperatorOptions(
     private Duration resyncInterval = Duration.ofMinutes(5);
     private Duration gateRequeue = Duration.ofSeconds(15);
     private Duration deletionRequeue = Duration.ofSeconds(30);
+    private Duration handoverGrace = Duration.ofSeconds(30);
     private int reconcileThreads = 4;
 
     public Builder(String namespace) {
@@ -153,6 +162,11 @@ public record OperatorOptions(
       return this;
     }
 
+    public Builder handoverGrace(Duration value) {
+      handoverGrace = value;
+      return this;
+    }
+
     public Builder reconcileThreads(int value) {
       reconcileThreads = value;
       return this;
@@ -171,7 +185,8 @@ public record OperatorOptions(
           resyncInterval,
           gateRequeue,
           deletionRequeue,
-          reconcileThreads);
+          reconcileThreads,
+          handoverGrace);
     }
   }
 

@@ -9,7 +9,7 @@ import dev.versio.operator.config.ConfigReconciler;
 import dev.versio.operator.config.ConfigWatches;
 import dev.versio.operator.config.XRDConfigReconciler;
 import dev.versio.operator.fanout.ConfigTriggers;
-import dev.versio.operator.gate.HandoverGate;
+import dev.versio.operator.gate.ServedHandoverGate;
 import dev.versio.operator.metrics.OperatorMetrics;
 import dev.versio.operator.ops.OpsServer;
 import dev.versio.operator.served.ServedTargetsAggregator;
@@ -26,11 +26,14 @@ import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalInt;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,7 +84,16 @@ public final class VersioOperator implements AutoCloseable {
         ops.port(),
         options.namespace());
     var writer = new ClusterWriter(client, WriteGate.single(), clock, metrics);
-    var handover = HandoverGate.passThrough();
+    var serverTriggers =
+        new ConfigTriggers<ConversionWebhookServer>("server-watches", scheduler, 0);
+    // what each server's live replicas report serving; the handover gate holds moves on it
+    var servedAggregator = new ServedTargetsAggregator(clock);
+    var viewChanged = new CopyOnWriteArrayList<Consumer<Collection<String>>>();
+    var served =
+        new ServedTargetsWatch(
+            servedAggregator, servers -> viewChanged.forEach(listener -> listener.accept(servers)));
+    viewChanged.add(serverTriggers::now);
+    var handover = new ServedHandoverGate(served, clock, options.handoverGrace());
     operator =
         new Operator(
             o ->
@@ -96,6 +108,7 @@ public final class VersioOperator implements AutoCloseable {
           new ConfigTriggers<dev.versio.api.config.CRDConversionConfig>(
               "crd-config-watches", scheduler, options.fanoutQps());
       new ConfigWatches<>(ConfigKind.CRD, cache, triggers, metrics, options.namespace()).register();
+      viewChanged.add(handover.onViewChanged(ConfigKind.CRD.kind(), triggers::now));
       register(
           new CRDConfigReconciler(cache, writer, metrics, triggers, handover, options, clock),
           "crdconversionconfig",
@@ -107,6 +120,7 @@ public final class VersioOperator implements AutoCloseable {
           new ConfigTriggers<dev.versio.api.config.XRDConversionConfig>(
               "xrd-config-watches", scheduler, options.fanoutQps());
       new ConfigWatches<>(ConfigKind.XRD, cache, triggers, metrics, options.namespace()).register();
+      viewChanged.add(handover.onViewChanged(ConfigKind.XRD.kind(), triggers::now));
       register(
           new XRDConfigReconciler(cache, writer, metrics, triggers, handover, options, clock),
           "xrdconversionconfig",
@@ -114,8 +128,6 @@ public final class VersioOperator implements AutoCloseable {
           options);
       cache.onXrdApiAvailable(() -> metrics.xrdApiAvailable(true));
     }
-    var serverTriggers =
-        new ConfigTriggers<ConversionWebhookServer>("server-watches", scheduler, 0);
     // assignedConfigs (names and phases) follow every config change of either kind
     cache.onCrdConfig((old, now, deleted) -> serverTriggers.now(serverNames()));
     cache.onXrdConfig((old, now, deleted) -> serverTriggers.now(serverNames()));
@@ -138,8 +150,7 @@ public final class VersioOperator implements AutoCloseable {
             serverTriggers.now(serverNames());
           }
         });
-    // what each server's live replicas report serving: a change of that view reconciles the server
-    var served = new ServedTargetsWatch(new ServedTargetsAggregator(clock), serverTriggers::now);
+    // a change of what a server's replicas serve reconciles the server and the moves held on it
     served.register(cache, scheduler);
     register(
         new ServerReconciler(cache, writer, serverTriggers, served, options, clock),

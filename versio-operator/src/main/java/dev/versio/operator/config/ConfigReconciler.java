@@ -322,10 +322,20 @@ public abstract class ConfigReconciler<
             ready,
             new Outcome.Waiting(WaitCause.SERVER_NOT_READY, ready.message()));
       }
-      // 7. handover (moves only; a pass-through until the handover work)
-      var held = handover.holds(target, config.getStatus(), server);
-      if (held.isPresent()) {
-        return waitingOnServer(targetView, analysis, serverName, targetHealthy, held.get());
+      // 7. handover: a move waits until every live replica of the destination serves the target
+      var endpoint = endpoint(server);
+      var verdict =
+          handover.judge(kind.kind(), name, target, config.getStatus(), server, endpoint.url());
+      if (!verdict.proceeds()) {
+        return new Observation(
+                generation,
+                targetView.generation(),
+                analysis,
+                serverName,
+                targetHealthy,
+                ready,
+                new Outcome.Waiting(WaitCause.HANDOVER, verdict.message()))
+            .withHandover(verdict);
       }
       // 8. caBundle
       var bundle = caBundles.bundle(server);
@@ -335,7 +345,6 @@ public abstract class ConfigReconciler<
       }
       var caBundle = ((CaBundleSource.Result.Found) bundle).base64();
       // 9. server-side apply of spec.conversion
-      var endpoint = endpoint(server);
       var body =
           ConversionPatch.apply(
               kind.targetApiVersion(),
@@ -367,22 +376,23 @@ public abstract class ConfigReconciler<
         }
       }
       return new Observation(
-          generation,
-          targetGeneration,
-          analysis,
-          serverName,
-          targetHealthy,
-          ready,
-          new Outcome.Applied(
-              endpoint.url(),
-              endpoint.path(),
-              kind.targetNoun()
-                  + " "
-                  + target
-                  + " converts through ConversionWebhookServer "
-                  + serverName
-                  + " at "
-                  + endpoint.url()));
+              generation,
+              targetGeneration,
+              analysis,
+              serverName,
+              targetHealthy,
+              ready,
+              new Outcome.Applied(
+                  endpoint.url(),
+                  endpoint.path(),
+                  kind.targetNoun()
+                      + " "
+                      + target
+                      + " converts through ConversionWebhookServer "
+                      + serverName
+                      + " at "
+                      + endpoint.url()))
+          .withHandover(verdict);
     }
 
     private Observation waitingOnServer(

@@ -2,20 +2,27 @@ package dev.versio.operator.gate;
 
 import dev.versio.api.config.ConversionConfigStatus;
 import dev.versio.api.server.ConversionWebhookServer;
-import java.util.Optional;
 
 /**
  * Holds a <em>move</em> of a target from one server to another until the destination is verified to
- * serve it. A first apply is never gated. Today a pass-through: the handover work plugs the
- * served-targets check in here.
+ * serve it. A first apply is never gated. {@link ServedHandoverGate} is the real one; {@link
+ * #passThrough()} never holds (tests of other gates, and a switch-off).
  */
 @FunctionalInterface
 public interface HandoverGate {
-  /** Empty to proceed, or why the move must wait. */
-  Optional<String> holds(
-      String target, ConversionConfigStatus previous, ConversionWebhookServer destination);
+  /**
+   * Judges applying {@code config}'s {@code target} to {@code destination} at {@code
+   * destinationUrl}, given the config's {@code previous} status.
+   */
+  HandoverVerdict judge(
+      String kind,
+      String config,
+      String target,
+      ConversionConfigStatus previous,
+      ConversionWebhookServer destination,
+      String destinationUrl);
 
   static HandoverGate passThrough() {
-    return (target, previous, destination) -> Optional.empty();
+    return (kind, config, target, previous, destination, url) -> new HandoverVerdict.NotAMove();
   }
 }

@@ -18,6 +18,7 @@ public final class Conditions {
   public static final String APPLIED = "Applied";
   public static final String STALE = "Stale";
   public static final String DELETION_BLOCKED = "DeletionBlocked";
+  public static final String HANDOVER_READY = "HandoverReady";
 
   private Conditions() {}
 
@@ -30,7 +31,18 @@ public final class Conditions {
       String message,
       long generation,
       Instant now) {
-    var text = status ? "True" : "False";
+    set(conditions, type, status ? "True" : "False", reason, message, generation, now);
+  }
+
+  /** As {@link #set(List, String, boolean, String, String, long, Instant)}, also for Unknown. */
+  public static void set(
+      List<Condition> conditions,
+      String type,
+      String text,
+      String reason,
+      String message,
+      long generation,
+      Instant now) {
     var existing = find(conditions, type);
     var since =
         existing

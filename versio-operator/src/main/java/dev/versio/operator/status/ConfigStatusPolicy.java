@@ -1,11 +1,13 @@
 package dev.versio.operator.status;
 
 import dev.versio.api.config.ConversionConfigStatus;
+import dev.versio.operator.gate.HandoverVerdict;
 import dev.versio.operator.status.Observation.Outcome;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -114,6 +116,7 @@ public final class ConfigStatusPolicy {
           generation,
           now);
     }
+    handover(conditions, observation.handover(), generation, now);
     boolean applied = wasApplied(previous);
     Phase to;
     String reason;
@@ -256,6 +259,36 @@ public final class ConfigStatusPolicy {
         from == to
             ? Optional.empty()
             : Optional.of(new PhaseChange(from, to, reason, observation.outcome().message())));
+  }
+
+  /**
+   * {@code HandoverReady} after a judged move: True/HandoverReady (verified), Unknown/
+   * HandoverUnverified (no report within the grace period: moved anyway, visibly), False/Waiting or
+   * False/ReportUnreadable (held). Untouched when no move was judged, so the last move stays
+   * visible.
+   */
+  private static void handover(
+      List<io.fabric8.kubernetes.api.model.Condition> conditions,
+      HandoverVerdict verdict,
+      long generation,
+      Instant now) {
+    if (verdict == null) {
+      return;
+    }
+    var type = Conditions.HANDOVER_READY;
+    switch (verdict) {
+      case HandoverVerdict.NotAMove n -> {}
+      case HandoverVerdict.Ready r ->
+          Conditions.set(conditions, type, "True", "HandoverReady", r.message(), generation, now);
+      case HandoverVerdict.Unverified u ->
+          Conditions.set(
+              conditions, type, "Unknown", "HandoverUnverified", u.message(), generation, now);
+      case HandoverVerdict.Waiting w ->
+          Conditions.set(conditions, type, "False", "Waiting", w.message(), generation, now);
+      case HandoverVerdict.Unreadable u ->
+          Conditions.set(
+              conditions, type, "False", "ReportUnreadable", u.message(), generation, now);
+    }
   }
 
   /** The status with {@code DeletionBlocked} set (a blocked delete), otherwise unchanged. */

@@ -1,5 +1,6 @@
 package dev.versio.operator.status;
 
+import dev.versio.operator.gate.HandoverVerdict;
 import java.util.Objects;
 
 /**
@@ -12,6 +13,7 @@ import java.util.Objects;
  * @param targetHealth the target-Established gate, or null when not reached
  * @param serverHealth the server-ready gate, or null when not reached
  * @param outcome where the gate chain ended
+ * @param handover what the handover gate said, or null when it was not reached
  */
 public record Observation(
     long generation,
@@ -20,9 +22,43 @@ public record Observation(
     String assignedServer,
     Check targetHealth,
     Check serverHealth,
-    Outcome outcome) {
+    Outcome outcome,
+    HandoverVerdict handover) {
   public Observation {
     Objects.requireNonNull(outcome, "outcome");
+  }
+
+  /** An observation that did not reach the handover gate. */
+  public Observation(
+      long generation,
+      Long targetGeneration,
+      Analysis analysis,
+      String assignedServer,
+      Check targetHealth,
+      Check serverHealth,
+      Outcome outcome) {
+    this(
+        generation,
+        targetGeneration,
+        analysis,
+        assignedServer,
+        targetHealth,
+        serverHealth,
+        outcome,
+        null);
+  }
+
+  /** This observation with the handover gate's verdict. */
+  public Observation withHandover(HandoverVerdict verdict) {
+    return new Observation(
+        generation,
+        targetGeneration,
+        analysis,
+        assignedServer,
+        targetHealth,
+        serverHealth,
+        outcome,
+        verdict);
   }
 
   /** The verdict of one health gate. */
@@ -56,7 +92,9 @@ public record Observation(
     /** Crossplane's XRD API is not installed (or its cache is still filling). */
     XRD_API_MISSING("XRDApiMissing"),
     NOT_ESTABLISHED("NotEstablished"),
-    SERVER_NOT_READY("ServerNotReady");
+    SERVER_NOT_READY("ServerNotReady"),
+    /** A move to another server waits until its replicas serve the target. */
+    HANDOVER("HandoverPending");
 
     private final String reason;
 

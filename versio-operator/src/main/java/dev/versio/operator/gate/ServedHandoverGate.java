@@ -1,0 +1,94 @@
+package dev.versio.operator.gate;
+
+import dev.versio.api.config.ConversionConfigStatus;
+import dev.versio.api.server.ConversionWebhookServer;
+import dev.versio.operator.served.ServedTargetsWatch;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * The handover gate on the served-target reports: {@link HandoverPolicy} over the destination's
+ * {@link ServedTargetsWatch view}. Remembers when it first held each move (for the grace period)
+ * and which configs wait on which server, so that a change of that server's view reconciles exactly
+ * them.
+ */
+public final class ServedHandoverGate implements HandoverGate {
+  private final ServedTargetsWatch served;
+  private final Clock clock;
+  private final Duration grace;
+  private final Map<String, Instant> heldSince = new ConcurrentHashMap<>();
+  private final Map<String, Map<String, Set<String>>> waiting = new ConcurrentHashMap<>();
+
+  public ServedHandoverGate(ServedTargetsWatch served, Clock clock, Duration grace) {
+    this.served = served;
+    this.clock = clock;
+    this.grace = grace;
+  }
+
+  @Override
+  public HandoverVerdict judge(
+      String kind,
+      String config,
+      String target,
+      ConversionConfigStatus previous,
+      ConversionWebhookServer destination,
+      String destinationUrl) {
+    var lastAppliedUrl = previous == null ? null : previous.webhookURL;
+    var server = destination.getMetadata().getName();
+    var key = kind + "/" + config + "->" + server;
+    var status = destination.getStatus();
+    boolean urlMode = destination.getSpec() != null && destination.getSpec().url != null;
+    var verdict =
+        HandoverPolicy.judge(
+            target,
+            server,
+            lastAppliedUrl,
+            destinationUrl,
+            served.view(server),
+            urlMode || status == null ? null : status.readyReplicas,
+            heldSince.get(key),
+            grace,
+            clock.instant());
+    var waiters = waiting.computeIfAbsent(server, s -> new ConcurrentHashMap<>());
+    if (verdict.proceeds()) {
+      heldSince.remove(key);
+      var held = waiters.get(kind);
+      if (held != null) {
+        held.remove(config);
+      }
+    } else {
+      heldSince.putIfAbsent(key, clock.instant());
+      waiters.computeIfAbsent(kind, k -> ConcurrentHashMap.newKeySet()).add(config);
+    }
+    return verdict;
+  }
+
+  /** The configs of {@code kind} whose move onto {@code server} is held. */
+  public Collection<String> waitingOn(String server, String kind) {
+    return Set.copyOf(waiting.getOrDefault(server, Map.of()).getOrDefault(kind, Set.of()));
+  }
+
+  /** The grace period after which a move with no report at all goes ahead. */
+  public Duration grace() {
+    return grace;
+  }
+
+  /** Reconciles the configs of {@code kind} held on a server whose view changed. */
+  public Consumer<Collection<String>> onViewChanged(
+      String kind, Consumer<Collection<String>> triggerConfigs) {
+    return servers -> {
+      for (var server : servers) {
+        var held = waitingOn(server, kind);
+        if (!held.isEmpty()) {
+          triggerConfigs.accept(held);
+        }
+      }
+    };
+  }
+}

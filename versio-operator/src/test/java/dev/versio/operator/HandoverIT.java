@@ -1,0 +1,188 @@
+package dev.versio.operator;
+
+import static dev.versio.operator.OperatorFixture.awaitConfig;
+import static dev.versio.operator.OperatorFixture.phase;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.versio.api.config.ConversionConfigStatus;
+import dev.versio.engine.compile.CompiledConfig;
+import dev.versio.engine.route.Router;
+import dev.versio.operator.status.Conditions;
+import dev.versio.testkit.Crds;
+import dev.versio.testkit.KubeApiServerTest;
+import dev.versio.testkit.KubeTestScope;
+import dev.versio.webhook.WebhookServer;
+import dev.versio.webhook.WebhookServerOptions;
+import dev.versio.webhook.registry.RegistryEntry;
+import dev.versio.webhook.served.ReplicaIdentity;
+import dev.versio.webhook.served.ServedTargetsPublication;
+import dev.versio.webhook.served.ServedTargetsPublisher;
+import dev.versio.webhook.tracing.ReviewTracing;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A target moves to another server only once every live replica of the destination reports serving
+ * it: until then the config waits (HandoverReady=False/Waiting) and the target keeps its old
+ * endpoint; a destination that reports nothing at all is moved to after the grace period, visibly
+ * unverified. A first apply is never held.
+ */
+@KubeApiServerTest
+class HandoverIT {
+  private static final Router ROUTER =
+      new Router(new CompiledConfig("CRD t", "v2", Map.of(), List.of()), "example.com");
+
+  private static WebhookServer replica(
+      KubernetesClient client, String server, String pod, String namespace, Path certDir)
+      throws InterruptedException {
+    return WebhookServer.start(
+        client,
+        new WebhookServerOptions(
+            server,
+            certDir,
+            "127.0.0.1",
+            0,
+            0,
+            Duration.ofMillis(500),
+            WebhookServerOptions.DEFAULT_MAX_BODY_BYTES,
+            2,
+            null),
+        Clock.systemUTC(),
+        ReviewTracing.off(),
+        new ServedTargetsPublication(
+            new ReplicaIdentity(pod, null, namespace), Duration.ofSeconds(1)));
+  }
+
+  private static String conversionUrl(KubernetesClient client, String target) {
+    var conversion =
+        client
+            .apiextensions()
+            .v1()
+            .customResourceDefinitions()
+            .withName(target)
+            .get()
+            .getSpec()
+            .getConversion();
+    return conversion.getWebhook() == null
+        ? null
+        : conversion.getWebhook().getClientConfig().getUrl();
+  }
+
+  private static Predicate<ConversionConfigStatus> handover(String status, String reason) {
+    return s ->
+        Conditions.find(s.conditions, Conditions.HANDOVER_READY)
+            .map(c -> status.equals(c.getStatus()) && reason.equals(c.getReason()))
+            .orElse(false);
+  }
+
+  private static void repin(KubernetesClient client, String config, String server) {
+    OperatorFixture.mergePatch(
+        client,
+        dev.versio.api.config.CRDConversionConfig.class,
+        config,
+        "{\"spec\":{\"webhookServerRef\":{\"name\":\"" + server + "\"}}}");
+  }
+
+  @Test
+  void aMoveWaitsUntilEveryLiveReplicaOfTheDestinationServesTheTarget(
+      KubernetesClient client, KubeTestScope scope, @TempDir Path certDir) throws Exception {
+    OperatorFixture.installVersioCrds(client);
+    var caBundle = OperatorFixture.writeCertificate(certDir);
+    var group = scope.apiGroup();
+    var crd = OperatorFixture.widgetCrd(group, "widgets", "Widget");
+    client.resource(crd).serverSideApply();
+    var target = crd.getMetadata().getName();
+    Crds.awaitEstablished(client, target);
+    var namespace = scope.namespace();
+    var a = scope.name("from");
+    var b = scope.name("to");
+    var config = scope.name("moving");
+    try (var replicaA = replica(client, a, a + "-0", namespace, certDir);
+        var replicaB = replica(client, b, b + "-0", namespace, certDir);
+        var laggard =
+            new ServedTargetsPublisher(
+                client,
+                new ReplicaIdentity(b + "-1", null, namespace),
+                b,
+                Clock.systemUTC(),
+                Duration.ofSeconds(1))) {
+      var urlA = "https://127.0.0.1:" + replicaA.conversionPort();
+      var urlB = "https://127.0.0.1:" + replicaB.conversionPort();
+      client.resource(OperatorFixture.urlServer(a, urlA, caBundle)).serverSideApply();
+      client.resource(OperatorFixture.urlServer(b, urlB, caBundle)).serverSideApply();
+      try (var operator =
+          VersioOperator.start(client, OperatorFixture.options(), Clock.systemUTC())) {
+        client.resource(OperatorFixture.renameConfig(config, target, a)).create();
+        var first = awaitConfig(client, config, phase("Applied"));
+        assertThat(first.getStatus().webhookURL).startsWith(urlA);
+        assertThat(Conditions.find(first.getStatus().conditions, Conditions.HANDOVER_READY))
+            .as("a first apply is not a move")
+            .isEmpty();
+
+        // a second replica of the destination that does not serve the target yet
+        laggard.start(Map.of());
+        repin(client, config, b);
+        var held = awaitConfig(client, config, handover("False", "Waiting"));
+        assertThat(held.getStatus().phase).isEqualTo("Stale");
+        assertThat(conversionUrl(client, target))
+            .as("the target keeps its old endpoint while the move waits")
+            .startsWith(urlA);
+
+        laggard.changed(
+            Map.of(
+                target,
+                new RegistryEntry(
+                    target, Optional.of(ROUTER), "crd/" + config, "x", Instant.EPOCH, null, null)));
+        var moved = awaitConfig(client, config, handover("True", "HandoverReady"));
+        assertThat(moved.getStatus().phase).isEqualTo("Applied");
+        assertThat(moved.getStatus().webhookURL).startsWith(urlB);
+        assertThat(conversionUrl(client, target)).startsWith(urlB);
+      }
+    }
+  }
+
+  @Test
+  void aDestinationThatReportsNothingIsMovedToAfterTheGracePeriodAsUnverified(
+      KubernetesClient client, KubeTestScope scope, @TempDir Path certDir) throws Exception {
+    OperatorFixture.installVersioCrds(client);
+    var caBundle = OperatorFixture.writeCertificate(certDir);
+    var crd = OperatorFixture.widgetCrd(scope.apiGroup(), "widgets", "Widget");
+    client.resource(crd).serverSideApply();
+    var target = crd.getMetadata().getName();
+    Crds.awaitEstablished(client, target);
+    var a = scope.name("from");
+    var silent = scope.name("silent");
+    var config = scope.name("moving");
+    try (var replicaA = OperatorFixture.startWebhookServer(client, a, certDir);
+        var replicaSilent = OperatorFixture.startWebhookServer(client, silent, certDir)) {
+      var urlSilent = "https://127.0.0.1:" + replicaSilent.conversionPort();
+      client
+          .resource(
+              OperatorFixture.urlServer(
+                  a, "https://127.0.0.1:" + replicaA.conversionPort(), caBundle))
+          .serverSideApply();
+      client.resource(OperatorFixture.urlServer(silent, urlSilent, caBundle)).serverSideApply();
+      var options =
+          OperatorFixture.options().toBuilder().handoverGrace(Duration.ofSeconds(3)).build();
+      try (var operator = VersioOperator.start(client, options, Clock.systemUTC())) {
+        client.resource(OperatorFixture.renameConfig(config, target, a)).create();
+        awaitConfig(client, config, phase("Applied"));
+
+        repin(client, config, silent);
+        awaitConfig(client, config, handover("False", "Waiting"));
+        var moved = awaitConfig(client, config, handover("Unknown", "HandoverUnverified"));
+        assertThat(moved.getStatus().webhookURL).startsWith(urlSilent);
+        assertThat(conversionUrl(client, target)).startsWith(urlSilent);
+      }
+    }
+  }
+}
