@@ -142,6 +142,15 @@ final class WebhookServerCommand implements Callable<Integer> {
               + " three (default: ${DEFAULT-VALUE}).")
   String servedTargetsHeartbeat;
 
+  @Option(
+      paramLabel = "DURATION",
+      names = "--drain",
+      defaultValue = "30s",
+      description =
+          "How long a target is still served after it is neither assigned to this server nor named"
+              + " by the live CRD's spec.conversion (default: ${DEFAULT-VALUE}).")
+  String drain;
+
   /** Publishing is on when the replica knows its pod name and namespace. */
   ServedTargetsPublication publication() {
     if (podName == null || podName.isBlank() || podNamespace == null || podNamespace.isBlank()) {
@@ -166,7 +175,8 @@ final class WebhookServerCommand implements Callable<Integer> {
             initialSyncWorkers == null
                 ? Runtime.getRuntime().availableProcessors()
                 : initialSyncWorkers,
-            configSelector);
+            configSelector,
+            Durations.parse(drain));
     var stop = StopSignal.install(Duration.ofSeconds(30));
     var otlp =
         otlpTracesEndpoint == null

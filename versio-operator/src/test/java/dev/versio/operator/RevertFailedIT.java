@@ -136,6 +136,11 @@ class RevertFailedIT {
             .withApiGroups("apps")
             .withResources("deployments")
             .withVerbs("get", "list", "watch")
+            .build(),
+        new PolicyRuleBuilder()
+            .withApiGroups("coordination.k8s.io")
+            .withResources("leases")
+            .withVerbs("get", "list", "watch")
             .build());
   }
 

@@ -78,9 +78,14 @@ public final class KubeApiServerExtension implements ParameterResolver {
             .map(KubeApiServerTest::dedicated)
             .orElse(false);
     var owner = dedicated ? classContext : context.getRoot();
+    // stores inherit their parents' values: a dedicated control plane needs a key of its own, or
+    // a class would find the shared one once another class had started it
     return owner
         .getStore(NAMESPACE)
-        .computeIfAbsent("control-plane", k -> Startup.attempt(), Startup.class)
+        .computeIfAbsent(
+            dedicated ? "dedicated-control-plane" : "control-plane",
+            k -> Startup.attempt(),
+            Startup.class)
         .controlPlane();
   }
 

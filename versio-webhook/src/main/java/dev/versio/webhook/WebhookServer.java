@@ -77,7 +77,13 @@ public final class WebhookServer implements AutoCloseable {
             });
     this.sync =
         new RegistrySync(
-            client, options.serverName(), registry, metrics, clock, options.configLabelSelector());
+            client,
+            options.serverName(),
+            registry,
+            metrics,
+            clock,
+            options.configLabelSelector(),
+            options.drain());
     var opsEndpoint = new OpsEndpoint(registry, metrics, () -> ready);
     this.ops =
         await(

@@ -16,6 +16,8 @@ import java.util.Objects;
  * @param maxBodyBytes the largest request body accepted (413 above it)
  * @param initialSyncWorkers threads of the initial parallel compile
  * @param configLabelSelector optional label selector limiting which configs this replica watches
+ * @param drain how long a target is still served after it is neither assigned to this server nor
+ *     named by the live target's {@code spec.conversion}
  */
 public record WebhookServerOptions(
     String serverName,
@@ -26,7 +28,8 @@ public record WebhookServerOptions(
     Duration certReloadInterval,
     long maxBodyBytes,
     int initialSyncWorkers,
-    String configLabelSelector) {
+    String configLabelSelector,
+    Duration drain) {
 
   /**
    * 64 MiB: a list of 10,000 typical objects (3–6 KiB each as JSON) is 30–60 MiB; the apiserver
@@ -48,5 +51,51 @@ public record WebhookServerOptions(
     if (maxBodyBytes < 1024) {
       throw new IllegalArgumentException("--max-body-bytes must be at least 1024");
     }
+    Objects.requireNonNull(drain, "drain");
+    if (drain.isNegative()) {
+      throw new IllegalArgumentException("--drain must not be negative");
+    }
+  }
+
+  /** The options with the default drain period (30 s). */
+  public WebhookServerOptions(
+      String serverName,
+      Path tlsCertDir,
+      String host,
+      int conversionPort,
+      int opsPort,
+      Duration certReloadInterval,
+      long maxBodyBytes,
+      int initialSyncWorkers,
+      String configLabelSelector) {
+    this(
+        serverName,
+        tlsCertDir,
+        host,
+        conversionPort,
+        opsPort,
+        certReloadInterval,
+        maxBodyBytes,
+        initialSyncWorkers,
+        configLabelSelector,
+        DEFAULT_DRAIN);
+  }
+
+  /** The default drain period. */
+  public static final Duration DEFAULT_DRAIN = Duration.ofSeconds(30);
+
+  /** These options with another drain period. */
+  public WebhookServerOptions withDrain(Duration value) {
+    return new WebhookServerOptions(
+        serverName,
+        tlsCertDir,
+        host,
+        conversionPort,
+        opsPort,
+        certReloadInterval,
+        maxBodyBytes,
+        initialSyncWorkers,
+        configLabelSelector,
+        value);
   }
 }

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code --config-selector}: a replica serves only the configs whose labels match, follows a label
- * being added, and drops a config whose label is removed.
+ * being added, and drops a config whose label is removed once its CRD no longer names the server
+ * and the drain has passed.
  */
 @KubeApiServerTest
 class ConfigSelectorIT {
@@ -40,7 +41,8 @@ class ConfigSelectorIT {
             Duration.ofMillis(500),
             WebhookServerOptions.DEFAULT_MAX_BODY_BYTES,
             2,
-            "team=payments");
+            "team=payments",
+            WebhookFixture.DRAIN);
     try (var server = WebhookServer.start(client, options, Clock.systemUTC())) {
       client
           .resource(WebhookFixture.serverObject(serverName, server.conversionPort(), caBundle))
@@ -73,9 +75,15 @@ class ConfigSelectorIT {
           .until(
               () -> server.registry().get("gizmos." + other).map(e -> e.servable()).orElse(false));
 
+      // relabelled out of the selector: kept while its CRD still names this server, then drained
       client
           .resource(PlanLifecycleIT.config("gizmos." + mine, serverName, "spec.replicas"))
           .serverSideApply();
+      await()
+          .during(Duration.ofSeconds(2))
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> server.registry().get("gizmos." + mine).isPresent());
+      WebhookFixture.nameAnotherAddress(client, "gizmos." + mine);
       await()
           .atMost(Duration.ofSeconds(30))
           .until(() -> server.registry().get("gizmos." + mine).isEmpty());

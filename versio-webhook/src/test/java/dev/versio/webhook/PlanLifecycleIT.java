@@ -31,8 +31,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * How a serving plan follows its config: updates swap, broken updates keep the last good plan,
- * deletes fail closed.
+ * How a serving plan follows its config: updates swap, broken updates keep the last good plan, a
+ * deleted config's plan is kept while the CRD names the server and then drained, and conversions
+ * after that fail closed.
  */
 @KubeApiServerTest
 class PlanLifecycleIT {
@@ -125,8 +126,18 @@ class PlanLifecycleIT {
       var debug = http(URI.create("http://127.0.0.1:" + server.opsPort() + "/debug/registry"));
       assertThat(debug.body()).contains(crdName).contains("spec.nope").contains("\"ready\" : true");
 
-      // 3. deleting the config removes the plan: conversions fail closed with a clear message
+      // 3. deleting the config keeps the plan while the CRD still names this server (the operator
+      //    reverts spec.conversion before a config's finalizer goes): reads still convert
       client.resource(broken).delete();
+      await()
+          .during(Duration.ofSeconds(2))
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> server.registry().get(crdName).isPresent());
+      assertThat(spec(v1.inNamespace(namespace).withName("g1").get())).containsEntry("size", 3);
+
+      // 4. once the CRD no longer names this server, the plan is dropped after the drain, and
+      //    conversions that still arrive fail closed with a clear message
+      WebhookFixture.nameAnotherAddress(client, crdName);
       await().atMost(Duration.ofSeconds(30)).until(() -> server.registry().get(crdName).isEmpty());
       assertThatThrownBy(() -> v1.inNamespace(namespace).withName("g1").get())
           .isInstanceOf(KubernetesClientException.class)

@@ -33,6 +33,21 @@ final class WebhookFixture {
    * Writes a serving certificate for 127.0.0.1 into {@code dir}; returns the CA bundle (base64
    * PEM).
    */
+  /** A short drain, so tests see a released target dropped soon. */
+  static final Duration DRAIN = Duration.ofMillis(500);
+
+  /**
+   * Points the CRD's webhook at the same process under another address ({@code localhost} for
+   * {@code 127.0.0.1}): the apiserver still reaches this replica, but the replica no longer finds
+   * its server's endpoint named — as after a server's URL changed before the CRD followed.
+   */
+  static void nameAnotherAddress(KubernetesClient client, String crdName) {
+    var crd = client.apiextensions().v1().customResourceDefinitions().withName(crdName).get();
+    var clientConfig = crd.getSpec().getConversion().getWebhook().getClientConfig();
+    clientConfig.setUrl(clientConfig.getUrl().replace("https://127.0.0.1:", "https://localhost:"));
+    client.resource(crd).update();
+  }
+
   static String writeCertificate(Path dir) throws IOException {
     var ca = CertificateAuthority.create("versio-webhook-it");
     var cert = ca.issueServer("127.0.0.1", "localhost");
@@ -58,7 +73,8 @@ final class WebhookFixture {
             Duration.ofMillis(500),
             WebhookServerOptions.DEFAULT_MAX_BODY_BYTES,
             4,
-            null);
+            null,
+            DRAIN);
     return WebhookServer.start(client, options, Clock.systemUTC());
   }
 

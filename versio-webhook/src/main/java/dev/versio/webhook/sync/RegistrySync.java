@@ -18,17 +18,20 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -43,6 +46,8 @@ import org.slf4j.LoggerFactory;
 public final class RegistrySync implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RegistrySync.class);
   static final String XRD_CRD = "compositeresourcedefinitions.apiextensions.crossplane.io";
+  private static final io.fabric8.kubernetes.client.utils.KubernetesSerialization SERIALIZATION =
+      new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
 
   private final KubernetesClient client;
   private final String serverName;
@@ -61,6 +66,11 @@ public final class RegistrySync implements AutoCloseable {
   private SharedIndexInformer<GenericKubernetesResource> xrds;
   private volatile boolean started;
   private Thread worker;
+  private final Duration drain;
+  private final Map<String, Instant> drainingSince = new ConcurrentHashMap<>();
+  private final ScheduledExecutorService rechecks =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> Thread.ofPlatform().name("versio-drain").daemon().unstarted(r));
 
   public RegistrySync(
       KubernetesClient client,
@@ -69,6 +79,29 @@ public final class RegistrySync implements AutoCloseable {
       WebhookMetrics metrics,
       Clock clock,
       String configSelector) {
+    this(
+        client,
+        serverName,
+        registry,
+        metrics,
+        clock,
+        configSelector,
+        dev.versio.webhook.WebhookServerOptions.DEFAULT_DRAIN);
+  }
+
+  /**
+   * @param drain how long this replica keeps serving a target after it is neither assigned to its
+   *     server nor named by the live target's {@code spec.conversion}
+   */
+  public RegistrySync(
+      KubernetesClient client,
+      String serverName,
+      Registry registry,
+      WebhookMetrics metrics,
+      Clock clock,
+      String configSelector,
+      Duration drain) {
+    this.drain = Objects.requireNonNull(drain, "drain");
     this.client = client;
     this.serverName = serverName;
     this.registry = registry;
@@ -253,17 +286,12 @@ public final class RegistrySync implements AutoCloseable {
     var previousTarget = configTargets.get(key);
     if (entry.isEmpty()) {
       if (previousTarget != null) {
-        registry.remove(previousTarget);
-        configTargets.remove(key);
-        LOG.info(
-            "{} is gone or no longer assigned to server {}: dropped target {}",
-            key,
-            serverName,
-            previousTarget);
+        release(key, previousTarget);
       }
       return;
     }
     var e = entry.get();
+    drainingSince.remove(e.target());
     if (previousTarget != null && !previousTarget.equals(e.target())) {
       registry.remove(previousTarget);
     }
@@ -273,6 +301,82 @@ public final class RegistrySync implements AutoCloseable {
     } else {
       registry.recordError(e.target(), e.config(), e.lastError()); // keeps a working router
     }
+  }
+
+  /**
+   * A target this replica no longer should serve by assignment: it keeps serving while the live
+   * target's {@code spec.conversion} still names this server (the operator has not switched it
+   * yet), and for the drain period after that, so that requests the apiserver sent before the
+   * switch still find a plan; then it drops the plan.
+   */
+  private void release(ConfigKey key, String target) {
+    if (namesThisServer(target)) {
+      if (drainingSince.remove(target) != null || !held.contains(target)) {
+        LOG.info(
+            "{} is no longer assigned to server {}, but {} still names it: keeps serving",
+            key,
+            serverName,
+            target);
+      }
+      held.add(target);
+      return;
+    }
+    var now = clock.instant();
+    var since = drainingSince.computeIfAbsent(target, t -> now);
+    var left = Duration.between(now, since.plus(drain));
+    if (left.isPositive()) {
+      if (since.equals(now)) {
+        LOG.info(
+            "{} no longer assigned to server {} and {} no longer names it: draining for {} s",
+            key,
+            serverName,
+            target,
+            drain.toSeconds());
+      }
+      rechecks.schedule(() -> queue.add(key), left.toMillis(), TimeUnit.MILLISECONDS);
+      return;
+    }
+    drainingSince.remove(target);
+    held.remove(target);
+    registry.remove(target);
+    configTargets.remove(key);
+    LOG.info(
+        "{} is gone or no longer assigned to server {}: dropped target {} after the drain",
+        key,
+        serverName,
+        target);
+  }
+
+  private final java.util.Set<String> held = ConcurrentHashMap.newKeySet();
+
+  /**
+   * Whether the live target's {@code spec.conversion} still sends its reviews to this server: its
+   * URL starts with the server's {@code spec.url} (URL mode), or its Service is the server's.
+   */
+  private boolean namesThisServer(String target) {
+    HasMetadata definition = crds.getStore().getByKey(target);
+    if (definition == null && xrds != null) {
+      definition = xrds.getStore().getByKey(target);
+    }
+    var server = servers.getStore().getByKey(serverName);
+    if (definition == null || server == null || server.getSpec() == null) {
+      return false;
+    }
+    var clientConfig =
+        SERIALIZATION
+            .convertValue(definition, com.fasterxml.jackson.databind.JsonNode.class)
+            .path("spec")
+            .path("conversion")
+            .path("webhook")
+            .path("clientConfig");
+    var url = clientConfig.path("url").asText("");
+    if (server.getSpec().url != null && !server.getSpec().url.isBlank()) {
+      var base = server.getSpec().url.replaceAll("/+$", "");
+      return url.equals(base) || url.startsWith(base + "/");
+    }
+    var service = clientConfig.path("service");
+    return !service.isMissingNode()
+        && (serverName + "-webhook-server").equals(service.path("name").asText(""));
   }
 
   /**
@@ -411,6 +515,13 @@ public final class RegistrySync implements AutoCloseable {
   }
 
   private void enqueueTarget(String target) {
+    // a config that is gone but whose plan is still held (draining) is looked at again too
+    configTargets.forEach(
+        (key, held) -> {
+          if (held.equals(target)) {
+            queue.add(key);
+          }
+        });
     for (var key : allConfigKeys()) {
       HasMetadata config =
           key.xrd()
@@ -428,6 +539,7 @@ public final class RegistrySync implements AutoCloseable {
 
   @Override
   public void close() {
+    rechecks.shutdownNow();
     if (worker != null) {
       worker.interrupt();
     }
