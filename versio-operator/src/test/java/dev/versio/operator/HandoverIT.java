@@ -3,8 +3,10 @@ package dev.versio.operator;
 import static dev.versio.operator.OperatorFixture.awaitConfig;
 import static dev.versio.operator.OperatorFixture.phase;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.versio.api.config.ConversionConfigStatus;
+import dev.versio.api.server.ConversionWebhookServer;
 import dev.versio.engine.compile.CompiledConfig;
 import dev.versio.engine.route.Router;
 import dev.versio.operator.status.Conditions;
@@ -136,6 +138,24 @@ class HandoverIT {
         assertThat(conversionUrl(client, target))
             .as("the target keeps its old endpoint while the move waits")
             .startsWith(urlA);
+        // the old server is still in use while the target names it, though nothing is assigned
+        client.resources(ConversionWebhookServer.class).withName(a).delete();
+        var blocked =
+            await()
+                .atMost(Duration.ofSeconds(30))
+                .until(
+                    () -> client.resources(ConversionWebhookServer.class).withName(a).get(),
+                    s ->
+                        s != null
+                            && s.getStatus() != null
+                            && Conditions.isTrue(
+                                s.getStatus().conditions, Conditions.DELETION_BLOCKED));
+        assertThat(
+                Conditions.find(blocked.getStatus().conditions, Conditions.DELETION_BLOCKED)
+                    .orElseThrow()
+                    .getMessage())
+            .contains("still send their conversions to this server")
+            .contains(target);
 
         laggard.changed(
             Map.of(
@@ -146,6 +166,10 @@ class HandoverIT {
         assertThat(moved.getStatus().phase).isEqualTo("Applied");
         assertThat(moved.getStatus().webhookURL).startsWith(urlB);
         assertThat(conversionUrl(client, target)).startsWith(urlB);
+        // moved: the old server is no longer named, and its delete goes through
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> client.resources(ConversionWebhookServer.class).withName(a).get() == null);
       }
     }
   }

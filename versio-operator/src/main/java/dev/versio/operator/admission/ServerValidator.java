@@ -4,6 +4,7 @@ import dev.versio.api.assign.AssignmentResolver;
 import dev.versio.api.assign.ServerView;
 import dev.versio.api.config.ConversionConfigSpec;
 import dev.versio.api.server.ConversionWebhookServer;
+import dev.versio.api.server.EndpointMatch;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -201,7 +202,24 @@ public final class ServerValidator {
       }
     }
     if (served.isEmpty()) {
-      return Verdict.allow();
+      var naming = targetsNaming(live, cluster);
+      if (naming.isEmpty()) {
+        return Verdict.allow();
+      }
+      return Verdict.deny(
+          self
+              + ": cannot be deleted while "
+              + naming.size()
+              + " target(s) still send their conversions to it (a move away is not complete yet):"
+              + " "
+              + String.join(", ", naming.subList(0, Math.min(MAX_NAMED, naming.size())))
+              + (naming.size() > MAX_NAMED ? " and " + (naming.size() - MAX_NAMED) + " more" : "")
+              + "; wait until their configs are Applied elsewhere, or annotate the server to"
+              + " delete it anyway: kubectl annotate conversionwebhookserver "
+              + name
+              + " "
+              + FORCE_DELETE_ANNOTATION
+              + "=true");
     }
     served.sort(null);
     var named = new ArrayList<>(served.subList(0, Math.min(MAX_NAMED, served.size())));
@@ -228,6 +246,26 @@ public final class ServerValidator {
             + " "
             + FORCE_DELETE_ANNOTATION
             + "=true");
+  }
+
+  /** The targets of any config whose live spec.conversion still names {@code server}. */
+  private static List<String> targetsNaming(ConversionWebhookServer server, ClusterView cluster) {
+    var out = new java.util.TreeSet<String>();
+    for (var c : cluster.crdConfigs()) {
+      var target = c.getSpec() == null ? null : c.getSpec().targetName();
+      if (target != null
+          && cluster.crd(target).map(d -> EndpointMatch.names(server, d)).orElse(false)) {
+        out.add(target);
+      }
+    }
+    for (var c : cluster.xrdConfigs()) {
+      var target = c.getSpec() == null ? null : c.getSpec().targetName();
+      if (target != null
+          && cluster.xrd(target).map(d -> EndpointMatch.names(server, d)).orElse(false)) {
+        out.add(target);
+      }
+    }
+    return List.copyOf(out);
   }
 
   private static boolean servedBy(

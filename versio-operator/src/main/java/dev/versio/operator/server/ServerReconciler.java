@@ -1,5 +1,6 @@
 package dev.versio.operator.server;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.versio.api.assign.AssignmentResolver;
 import dev.versio.api.assign.ServerView;
 import dev.versio.api.config.ConversionConfigSpec;
@@ -7,6 +8,7 @@ import dev.versio.api.config.ConversionConfigStatus;
 import dev.versio.api.server.ConversionWebhookServer;
 import dev.versio.api.server.ConversionWebhookServerStatus;
 import dev.versio.api.server.ConversionWebhookServerStatus.AssignedConfig;
+import dev.versio.api.server.EndpointMatch;
 import dev.versio.engine.json.EngineJson;
 import dev.versio.operator.OperatorOptions;
 import dev.versio.operator.cluster.ClusterCache;
@@ -336,24 +338,27 @@ public final class ServerReconciler
     }
     var name = server.getMetadata().getName();
     var assigned = assignedConfigs(name);
-    if (assigned.isEmpty()) {
+    var naming = targetsNaming(server);
+    if (assigned.isEmpty() && naming.isEmpty()) {
       probed.remove(name);
       return DeleteControl.defaultDelete();
     }
     var names = assigned.stream().map(a -> a.name).sorted().toList();
     var message =
-        "deletion blocked: "
-            + names.size()
-            + " config(s) still resolve to this server"
-            + (server.isDefaultServer()
-                ? " (this is the DEFAULT server: every config without webhookServerRef uses it)"
-                : "")
-            + ": "
-            + String.join(", ", names.subList(0, Math.min(10, names.size())))
-            + (names.size() > 10 ? " and " + (names.size() - 10) + " more" : "")
-            + ". Point them at another server first, or annotate the server "
-            + ALLOW_FORCE_DELETE
-            + "=\"true\" to delete it anyway";
+        assigned.isEmpty()
+            ? namingMessage(naming)
+            : "deletion blocked: "
+                + names.size()
+                + " config(s) still resolve to this server"
+                + (server.isDefaultServer()
+                    ? " (this is the DEFAULT server: every config without webhookServerRef uses it)"
+                    : "")
+                + ": "
+                + String.join(", ", names.subList(0, Math.min(10, names.size())))
+                + (names.size() > 10 ? " and " + (names.size() - 10) + " more" : "")
+                + ". Point them at another server first, or annotate the server "
+                + ALLOW_FORCE_DELETE
+                + "=\"true\" to delete it anyway";
     var previous = server.getStatus();
     var next =
         ServerStatusPolicy.deletionBlocked(previous, generation(server), message, clock.instant());
@@ -365,6 +370,44 @@ public final class ServerReconciler
       LOG.info("ConversionWebhookServer {}: {}", name, message);
     }
     return DeleteControl.noFinalizerRemoval().rescheduleAfter(options.deletionRequeue().toMillis());
+  }
+
+  /** Targets of any config whose live spec.conversion still sends reviews to {@code server}. */
+  private List<String> targetsNaming(ConversionWebhookServer server) {
+    var out = new java.util.TreeSet<String>();
+    for (var c : cache.crdConfigs()) {
+      var target = c.getSpec() == null ? null : c.getSpec().targetName();
+      if (target != null
+          && cache
+              .crd(target)
+              .map(d -> EndpointMatch.names(server, SERIALIZATION.convertValue(d, JsonNode.class)))
+              .orElse(false)) {
+        out.add(target);
+      }
+    }
+    for (var c : cache.xrdConfigs()) {
+      var target = c.getSpec() == null ? null : c.getSpec().targetName();
+      if (target != null
+          && cache
+              .xrd(target)
+              .map(d -> EndpointMatch.names(server, SERIALIZATION.convertValue(d, JsonNode.class)))
+              .orElse(false)) {
+        out.add(target);
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  private static String namingMessage(List<String> naming) {
+    return "deletion blocked: "
+        + naming.size()
+        + " target(s) still send their conversions to this server (a move away is not complete"
+        + " yet): "
+        + String.join(", ", naming.subList(0, Math.min(10, naming.size())))
+        + (naming.size() > 10 ? " and " + (naming.size() - 10) + " more" : "")
+        + ". Wait until their configs are Applied elsewhere, or annotate the server "
+        + ALLOW_FORCE_DELETE
+        + "=\"true\" to delete it anyway";
   }
 
   private static boolean isUrlMode(ConversionWebhookServer server) {

@@ -201,6 +201,27 @@ class ServerValidatorTest {
   }
 
   @Test
+  void aServerThatATargetStillSendsItsConversionsToCannotBeDeletedUntilTheMoveCompletes()
+      throws Exception {
+    var old = server("old");
+    cluster.with(defaultServer("main"), old);
+    cluster.crdConfigs.add(crdConfig("c", "c.example.com", "main"));
+    cluster.crds.put(
+        "c.example.com",
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .readTree(
+                "{\"spec\": {\"conversion\": {\"strategy\": \"Webhook\", \"webhook\":"
+                    + " {\"clientConfig\": {\"service\": {\"name\": \"old-webhook-server\"}}}}}}"));
+
+    var verdict = delete(old);
+
+    assertThat(verdict.allowed()).isFalse();
+    assertThat(verdict.message())
+        .contains("1 target(s) still send their conversions to it")
+        .contains("c.example.com");
+  }
+
+  @Test
   void deletingTheDefaultServerWhileConfigsFallBackToItIsRejectedListingThem() {
     var main = defaultServer("main");
     cluster.with(main, server("other"));

@@ -6,6 +6,7 @@ import dev.versio.api.config.CRDConversionConfig;
 import dev.versio.api.config.ConversionConfigSpec;
 import dev.versio.api.config.XRDConversionConfig;
 import dev.versio.api.server.ConversionWebhookServer;
+import dev.versio.api.server.EndpointMatch;
 import dev.versio.webhook.metrics.WebhookMetrics;
 import dev.versio.webhook.registry.Registry;
 import dev.versio.webhook.registry.RegistryEntry;
@@ -358,25 +359,10 @@ public final class RegistrySync implements AutoCloseable {
     if (definition == null && xrds != null) {
       definition = xrds.getStore().getByKey(target);
     }
-    var server = servers.getStore().getByKey(serverName);
-    if (definition == null || server == null || server.getSpec() == null) {
-      return false;
-    }
-    var clientConfig =
-        SERIALIZATION
-            .convertValue(definition, com.fasterxml.jackson.databind.JsonNode.class)
-            .path("spec")
-            .path("conversion")
-            .path("webhook")
-            .path("clientConfig");
-    var url = clientConfig.path("url").asText("");
-    if (server.getSpec().url != null && !server.getSpec().url.isBlank()) {
-      var base = server.getSpec().url.replaceAll("/+$", "");
-      return url.equals(base) || url.startsWith(base + "/");
-    }
-    var service = clientConfig.path("service");
-    return !service.isMissingNode()
-        && (serverName + "-webhook-server").equals(service.path("name").asText(""));
+    return definition != null
+        && EndpointMatch.names(
+            servers.getStore().getByKey(serverName),
+            SERIALIZATION.convertValue(definition, com.fasterxml.jackson.databind.JsonNode.class));
   }
 
   /**
