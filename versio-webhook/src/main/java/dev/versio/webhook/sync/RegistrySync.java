@@ -31,9 +31,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,14 +57,14 @@ public final class RegistrySync implements AutoCloseable {
   private final Clock clock;
   private final String configSelector;
   private final TargetCompiler compiler = new TargetCompiler();
-  private final Map<ConfigKey, String> configTargets = new ConcurrentHashMap<>();
-  private final LinkedBlockingQueue<ConfigKey> queue = new LinkedBlockingQueue<>();
+  private final TargetClaims claims = new TargetClaims();
+  private final DedupQueue<ConfigKey> queue = new DedupQueue<>();
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
   private SharedIndexInformer<CRDConversionConfig> crdConfigs;
   private SharedIndexInformer<XRDConversionConfig> xrdConfigs;
   private SharedIndexInformer<ConversionWebhookServer> servers;
   private SharedIndexInformer<CustomResourceDefinition> crds;
-  private SharedIndexInformer<GenericKubernetesResource> xrds;
+  private volatile SharedIndexInformer<GenericKubernetesResource> xrds;
   private volatile boolean started;
   private Thread worker;
   private final Duration drain;
@@ -136,15 +136,14 @@ public final class RegistrySync implements AutoCloseable {
     crds =
         informer(
             client.apiextensions().v1().customResourceDefinitions().runnableInformer(0),
-            crd -> enqueueTarget(crd.getMetadata().getName()));
+            crd -> {
+              if (XRD_CRD.equals(crd.getMetadata().getName()) && xrds == null) {
+                startXrdInformerLater(); // Crossplane was installed after this replica started
+              }
+              enqueueTarget(crd.getMetadata().getName());
+            });
     if (xrdApiInstalled()) {
-      xrds =
-          informer(
-              client
-                  .genericKubernetesResources(
-                      "apiextensions.crossplane.io/v2", "CompositeResourceDefinition")
-                  .runnableInformer(0),
-              xrd -> enqueueTarget(xrd.getMetadata().getName()));
+      xrds = xrdInformer();
     }
     for (var informer : informers) {
       // keep retrying a failed list or watch (e.g. missing RBAC) instead of giving up
@@ -158,6 +157,40 @@ public final class RegistrySync implements AutoCloseable {
           });
       informer.start();
     }
+  }
+
+  private SharedIndexInformer<GenericKubernetesResource> xrdInformer() {
+    return informer(
+        client
+            .genericKubernetesResources(
+                "apiextensions.crossplane.io/v2", "CompositeResourceDefinition")
+            .runnableInformer(0),
+        xrd -> enqueueTarget(xrd.getMetadata().getName()));
+  }
+
+  /** Starts watching XRDs once their API appears, then looks at every config again. */
+  private synchronized void startXrdInformerLater() {
+    if (xrds != null) {
+      return;
+    }
+    var informer = xrdInformer();
+    informer.exceptionHandler(
+        (started, error) -> {
+          LOG.warn("watching XRDs failed, retrying: {}", error.getMessage());
+          return true;
+        });
+    informer.start();
+    xrds = informer;
+    LOG.info("Crossplane's XRD API appeared: watching CompositeResourceDefinitions");
+    Thread.ofVirtual()
+        .name("versio-xrd-sync")
+        .start(
+            () -> {
+              while (!informer.hasSynced() && !Thread.currentThread().isInterrupted()) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50)); // an external cache
+              }
+              enqueueAll();
+            });
   }
 
   private boolean xrdApiInstalled() {
@@ -229,19 +262,21 @@ public final class RegistrySync implements AutoCloseable {
     try {
       var futures = new ArrayList<Future<Optional<RegistryEntry>>>();
       for (var key : keys) {
-        futures.add(pool.submit(() -> entryFor(key)));
+        futures.add(pool.submit(() -> compile(key)));
       }
-      var entries = new HashMap<String, RegistryEntry>();
+      var targets = new LinkedHashSet<String>();
       for (int i = 0; i < keys.size(); i++) {
         try {
-          futures
-              .get(i)
-              .get()
-              .ifPresent(e -> entries.merge(e.target(), e, RegistrySync::preferServable));
+          targets.addAll(claims.update(keys.get(i), futures.get(i).get()));
         } catch (ExecutionException e) {
           throw new IllegalStateException(
               "initial compile of " + keys.get(i) + " failed unexpectedly", e.getCause());
         }
+      }
+      // the same winner rule as for later changes (TargetClaims), whatever the arrival order
+      var entries = new HashMap<String, RegistryEntry>();
+      for (var target : targets) {
+        claims.winner(target).ifPresent(e -> entries.put(target, e));
       }
       registry.replaceAll(entries);
       return entries.size();
@@ -252,9 +287,14 @@ public final class RegistrySync implements AutoCloseable {
 
   /** The same as {@link #initialSync} but one config at a time (for comparison in tests). */
   public Map<String, RegistryEntry> serialWalk() {
-    var entries = new HashMap<String, RegistryEntry>();
+    var walk = new TargetClaims();
+    var targets = new LinkedHashSet<String>();
     for (var key : allConfigKeys()) {
-      entryFor(key).ifPresent(e -> entries.merge(e.target(), e, RegistrySync::preferServable));
+      targets.addAll(walk.update(key, compile(key)));
+    }
+    var entries = new HashMap<String, RegistryEntry>();
+    for (var target : targets) {
+      walk.winner(target).ifPresent(e -> entries.put(target, e));
     }
     return entries;
   }
@@ -269,7 +309,7 @@ public final class RegistrySync implements AutoCloseable {
   private void work() {
     while (!Thread.currentThread().isInterrupted()) {
       try {
-        var key = queue.poll(1, TimeUnit.SECONDS);
+        var key = queue.poll(Duration.ofSeconds(1));
         if (key != null) {
           apply(key);
         }
@@ -283,26 +323,46 @@ public final class RegistrySync implements AutoCloseable {
   }
 
   private void apply(ConfigKey key) {
-    var entry = entryFor(key);
-    var previousTarget = configTargets.get(key);
-    if (entry.isEmpty()) {
-      if (previousTarget != null) {
-        release(key, previousTarget);
-      }
-      return;
-    }
-    var e = entry.get();
-    drainingSince.remove(e.target());
-    if (previousTarget != null && !previousTarget.equals(e.target())) {
-      registry.remove(previousTarget);
-    }
-    configTargets.put(key, e.target());
-    if (e.lastError() == null) {
-      registry.set(e.target(), e.router().orElseThrow(), e.config(), e.planHash());
-    } else {
-      registry.recordError(e.target(), e.config(), e.lastError()); // keeps a working router
+    var affected = new LinkedHashSet<>(claims.update(key, entryFor(key)));
+    draining.forEach(
+        (target, by) -> {
+          if (by.equals(key)) {
+            affected.add(target); // the recheck of a drain this key started
+          }
+        });
+    for (var target : affected) {
+      settle(target, key);
     }
   }
+
+  /** Installs the winning claim for {@code target}, or releases it when none is left. */
+  private void settle(String target, ConfigKey key) {
+    var winner = claims.winner(target);
+    if (winner.isEmpty()) {
+      release(key, target);
+      return;
+    }
+    drainingSince.remove(target);
+    draining.remove(target);
+    held.remove(target);
+    var e = winner.get();
+    var current = registry.get(target).orElse(null);
+    if (current != null
+        && current.config().equals(e.config())
+        && java.util.Objects.equals(current.planHash(), e.planHash())
+        && java.util.Objects.equals(current.lastError(), e.lastError())
+        && current.servable() == e.servable()) {
+      return; // nothing changed for the registry (and for the served-target report)
+    }
+    if (e.lastError() == null) {
+      registry.set(target, e.router().orElseThrow(), e.config(), e.planHash());
+    } else {
+      registry.recordError(target, e.config(), e.lastError()); // keeps a working router
+    }
+  }
+
+  /** The config key whose drain of a target is pending, by target. */
+  private final Map<String, ConfigKey> draining = new ConcurrentHashMap<>();
 
   /**
    * A target this replica no longer should serve by assignment: it keeps serving while the live
@@ -312,6 +372,7 @@ public final class RegistrySync implements AutoCloseable {
    */
   private void release(ConfigKey key, String target) {
     if (namesThisServer(target)) {
+      draining.put(target, key); // the CRD changing later re-enqueues this key
       if (drainingSince.remove(target) != null || !held.contains(target)) {
         LOG.info(
             "{} is no longer assigned to server {}, but {} still names it: keeps serving",
@@ -326,6 +387,7 @@ public final class RegistrySync implements AutoCloseable {
     var since = drainingSince.computeIfAbsent(target, t -> now);
     var left = Duration.between(now, since.plus(drain));
     if (left.isPositive()) {
+      draining.put(target, key);
       if (since.equals(now)) {
         LOG.info(
             "{} no longer assigned to server {} and {} no longer names it: draining for {} s",
@@ -338,9 +400,9 @@ public final class RegistrySync implements AutoCloseable {
       return;
     }
     drainingSince.remove(target);
+    draining.remove(target);
     held.remove(target);
     registry.remove(target);
-    configTargets.remove(key);
     LOG.info(
         "{} is gone or no longer assigned to server {}: dropped target {} after the drain",
         key,
@@ -369,6 +431,19 @@ public final class RegistrySync implements AutoCloseable {
    * What this replica should hold for one config, or empty when it is gone or assigned elsewhere.
    */
   private Optional<RegistryEntry> entryFor(ConfigKey key) {
+    return compile(key, claims.entryOf(key));
+  }
+
+  /** Compiles {@code key} afresh (the initial sync and its serial equivalent). */
+  private Optional<RegistryEntry> compile(ConfigKey key) {
+    return compile(key, Optional.empty());
+  }
+
+  /**
+   * What this replica should hold for one config; {@code previous} is reused without compiling when
+   * neither the config's nor the target's generation changed since it was compiled.
+   */
+  private Optional<RegistryEntry> compile(ConfigKey key, Optional<RegistryEntry> previous) {
     HasMetadata config =
         key.xrd()
             ? xrdConfigs.getStore().getByKey(key.name())
@@ -391,17 +466,26 @@ public final class RegistrySync implements AutoCloseable {
     if (!assignment.isTo(serverName)) {
       return Optional.empty();
     }
-    configTargets.putIfAbsent(key, target); // only what this replica serves can later be dropped
     long started = System.nanoTime();
-    String definition = null;
-    if (key.xrd()) {
-      var xrd = xrds == null ? null : xrds.getStore().getByKey(target);
-      definition = xrd == null ? null : Serialization.asJson(xrd);
-    } else {
-      var crd = crds.getStore().getByKey(target);
-      definition = crd == null ? null : Serialization.asJson(crd);
+    var xrdInformer = xrds;
+    HasMetadata live =
+        key.xrd()
+            ? xrdInformer == null ? null : xrdInformer.getStore().getByKey(target)
+            : crds.getStore().getByKey(target);
+    String definition = live == null ? null : Serialization.asJson(live);
+    // the plan depends on the config's spec and the target's schema: both generations name it
+    var planHash =
+        "gen="
+            + (live == null ? "none" : live.getMetadata().getGeneration())
+            + "/"
+            + config.getMetadata().getGeneration();
+    if (previous.isPresent()
+        && previous.get().target().equals(target)
+        && previous.get().servable()
+        && previous.get().lastError() == null
+        && planHash.equals(previous.get().planHash())) {
+      return previous; // nothing it was compiled from has changed: no recompile
     }
-    var planHash = "gen=" + config.getMetadata().getGeneration();
     if (definition == null) {
       var reason = key.xrd() ? "XRDNotFound" : "CRDNotFound";
       metrics.compile(target, "error", reason, System.nanoTime() - started);
@@ -412,7 +496,7 @@ public final class RegistrySync implements AutoCloseable {
               (key.xrd() ? "XRD " : "CRD ")
                   + target
                   + " not found"
-                  + (key.xrd() && xrds == null
+                  + (key.xrd() && xrdInformer == null
                       ? " (the Crossplane XRD API is not installed)"
                       : "")));
     }
@@ -468,17 +552,6 @@ public final class RegistrySync implements AutoCloseable {
                     clock.instant()));
   }
 
-  /**
-   * Two configs for one target: a servable entry wins, then the config name decides
-   * (deterministic).
-   */
-  private static RegistryEntry preferServable(RegistryEntry a, RegistryEntry b) {
-    if (a.servable() != b.servable()) {
-      return a.servable() ? a : b;
-    }
-    return a.config().compareTo(b.config()) <= 0 ? a : b;
-  }
-
   private List<ConfigKey> allConfigKeys() {
     var keys = new ArrayList<ConfigKey>();
     crdConfigs.getStore().listKeys().stream()
@@ -496,15 +569,16 @@ public final class RegistrySync implements AutoCloseable {
 
   private void enqueueAll() {
     var keys = new LinkedHashSet<>(allConfigKeys());
-    keys.addAll(configTargets.keySet());
+    keys.addAll(claims.keys());
     queue.addAll(keys);
   }
 
   private void enqueueTarget(String target) {
     // a config that is gone but whose plan is still held (draining) is looked at again too
-    configTargets.forEach(
-        (key, held) -> {
-          if (held.equals(target)) {
+    queue.addAll(claims.claimants(target));
+    draining.forEach(
+        (drained, key) -> {
+          if (drained.equals(target)) {
             queue.add(key);
           }
         });
