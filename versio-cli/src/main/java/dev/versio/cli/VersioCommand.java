@@ -2,6 +2,7 @@ package dev.versio.cli;
 
 import dev.versio.cli.dev.DevCommand;
 import dev.versio.cli.live.MigrateStorageCommand;
+import dev.versio.cli.live.StatusCommand;
 import dev.versio.cli.offline.AnalyzeCommand;
 import dev.versio.cli.offline.ConvertCommand;
 import dev.versio.cli.offline.DiffCommand;
@@ -32,6 +33,7 @@ import picocli.CommandLine.Command;
       DiffCommand.class,
       GenerateCommand.class,
       MigrateStorageCommand.class,
+      StatusCommand.class,
       WebhookServerCommand.class,
       OperatorCommand.class,
       DevCommand.class,

@@ -187,6 +187,7 @@ class ResultsSayWhyTest {
             "diff",
             "generate",
             "migrate-storage",
+            "status",
             "completion",
             "webhook-server",
             "operator",

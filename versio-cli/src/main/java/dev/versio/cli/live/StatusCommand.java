@@ -1,0 +1,290 @@
+package dev.versio.cli.live;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.versio.api.config.CRDConversionConfig;
+import dev.versio.api.config.ConversionConfigStatus;
+import dev.versio.api.config.XRDConversionConfig;
+import dev.versio.api.served.ServedTargetsCodec;
+import dev.versio.api.server.ConversionWebhookServer;
+import dev.versio.api.server.EndpointMatch;
+import dev.versio.cli.offline.Output;
+import dev.versio.cli.offline.OutputFormat;
+import dev.versio.engine.json.EngineJson;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code versio status}: per target, where its conversions go and whether a move is under way — the
+ * config's phase, the server it is assigned to, the server the live CRD names, and which
+ * webhook-server replicas publish that they serve it.
+ */
+@Command(
+    name = "status",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Show every converted target: its config and phase, the server it is assigned to, the server"
+          + " the live CRD (or XRD) sends its reviews to, the webhook-server replicas that publish"
+          + " serving it, and any move in progress with its HandoverReady condition."
+    },
+    footerHeading = "%nExample:%n",
+    footer = {
+      "  versio status --context prod -o json",
+      "",
+      "Exit codes: 0 shown, 2 bad flags or the cluster unreachable."
+    })
+public final class StatusCommand implements Callable<Integer> {
+  @Mixin ClusterOptions cluster;
+
+  @Option(
+      names = {"-o", "--output"},
+      defaultValue = "table",
+      paramLabel = "FORMAT",
+      description = "table, json or yaml (default: ${DEFAULT-VALUE}).")
+  OutputFormat output;
+
+  @Spec CommandSpec spec;
+
+  /** One target's row. */
+  record Row(
+      String target,
+      String config,
+      String phase,
+      String assigned,
+      String named,
+      List<String> servedBy,
+      String handoverStatus,
+      String handoverReason,
+      String handoverMessage) {
+    boolean moving() {
+      return assigned != null && named != null && !assigned.equals(named);
+    }
+  }
+
+  @Override
+  public Integer call() {
+    try (var client = cluster.client()) {
+      var rows = rows(client);
+      var out = spec.commandLine().getOut();
+      if (output == OutputFormat.TABLE) {
+        table(out, rows);
+      } else {
+        Output.structured(out, json(rows), output == OutputFormat.YAML);
+      }
+      return 0;
+    }
+  }
+
+  private static List<Row> rows(KubernetesClient client) {
+    List<ConversionWebhookServer> servers;
+    try {
+      servers = client.resources(ConversionWebhookServer.class).list().getItems();
+    } catch (KubernetesClientException e) {
+      throw new dev.versio.cli.offline.LoadError(
+          "cannot list ConversionWebhookServers: "
+              + ClusterErrors.describe(client.getMasterUrl().toString(), e)
+              + " (are Versio's CRDs installed?)");
+    }
+    var served = servedByReplica(client);
+    var rows = new ArrayList<Row>();
+    for (var c : client.resources(CRDConversionConfig.class).list().getItems()) {
+      var target = c.getSpec() == null ? null : c.getSpec().targetName();
+      var definition =
+          target == null
+              ? null
+              : client.apiextensions().v1().customResourceDefinitions().withName(target).get();
+      rows.add(
+          row(
+              "crd/" + c.getMetadata().getName(),
+              target,
+              c.getStatus(),
+              definition,
+              servers,
+              served));
+    }
+    try {
+      for (var c : client.resources(XRDConversionConfig.class).list().getItems()) {
+        var target = c.getSpec() == null ? null : c.getSpec().targetName();
+        Object definition = null;
+        if (target != null) {
+          try {
+            definition =
+                client
+                    .genericKubernetesResources(
+                        "apiextensions.crossplane.io/v2", "CompositeResourceDefinition")
+                    .withName(target)
+                    .get();
+          } catch (KubernetesClientException e) {
+            definition = null; // Crossplane's API is not installed
+          }
+        }
+        rows.add(
+            row(
+                "xrd/" + c.getMetadata().getName(),
+                target,
+                c.getStatus(),
+                definition,
+                servers,
+                served));
+      }
+    } catch (KubernetesClientException e) {
+      // no XRDConversionConfig CRD: nothing more to show
+    }
+    rows.sort(java.util.Comparator.comparing(r -> r.target() == null ? "" : r.target()));
+    return rows;
+  }
+
+  private static Row row(
+      String config,
+      String target,
+      ConversionConfigStatus status,
+      Object definition,
+      List<ConversionWebhookServer> servers,
+      Map<String, TreeSet<String>> served) {
+    String named = null;
+    if (definition != null) {
+      var json = client().convertValue(definition, JsonNode.class);
+      for (var server : servers) {
+        if (EndpointMatch.names(server, json)) {
+          named = server.getMetadata().getName();
+        }
+      }
+    }
+    var servedBy = new ArrayList<String>();
+    served.forEach(
+        (replica, targets) -> {
+          if (target != null && targets.contains(target)) {
+            servedBy.add(replica);
+          }
+        });
+    var handover =
+        status == null || status.conditions == null
+            ? null
+            : status.conditions.stream()
+                .filter(c -> "HandoverReady".equals(c.getType()))
+                .findFirst()
+                .orElse(null);
+    return new Row(
+        target,
+        config,
+        status == null ? null : status.phase,
+        status == null ? null : status.assignedWebhookServer,
+        named,
+        servedBy,
+        handover == null ? null : handover.getStatus(),
+        handover == null ? null : handover.getReason(),
+        handover == null ? null : handover.getMessage());
+  }
+
+  private static io.fabric8.kubernetes.client.utils.KubernetesSerialization client() {
+    return new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
+  }
+
+  /** Per replica ({@code server/pod}), the targets its served-target Leases list. */
+  private static Map<String, TreeSet<String>> servedByReplica(KubernetesClient client) {
+    var parts = new TreeMap<String, List<Map<String, String>>>();
+    try {
+      for (var lease :
+          client
+              .leases()
+              .inAnyNamespace()
+              .withLabel(ServedTargetsCodec.SERVER_LABEL)
+              .list()
+              .getItems()) {
+        var labels = lease.getMetadata().getLabels();
+        var key =
+            labels.get(ServedTargetsCodec.SERVER_LABEL)
+                + "/"
+                + labels.getOrDefault(ServedTargetsCodec.REPLICA_LABEL, "?");
+        parts
+            .computeIfAbsent(key, k -> new ArrayList<>())
+            .add(
+                lease.getMetadata().getAnnotations() == null
+                    ? Map.of()
+                    : lease.getMetadata().getAnnotations());
+      }
+    } catch (KubernetesClientException e) {
+      return Map.of(); // may not list Leases: show no replicas rather than fail
+    }
+    var out = new TreeMap<String, TreeSet<String>>();
+    parts.forEach(
+        (replica, annotations) -> {
+          if (ServedTargetsCodec.decode(annotations)
+              instanceof ServedTargetsCodec.Decoded.Readable readable) {
+            out.put(replica, new TreeSet<>(readable.targets()));
+          }
+        });
+    return out;
+  }
+
+  private static JsonNode json(List<Row> rows) {
+    var o = EngineJson.nodes().objectNode();
+    var targets = o.putArray("targets");
+    for (var r : rows) {
+      var t = targets.addObject();
+      t.put("target", r.target());
+      t.put("config", r.config());
+      t.put("phase", r.phase());
+      t.put("assignedServer", r.assigned());
+      t.put("namedServer", r.named());
+      r.servedBy().forEach(t.putArray("servedBy")::add);
+      t.put("moving", r.moving());
+      var h = t.putObject("handover");
+      h.put("status", r.handoverStatus());
+      h.put("reason", r.handoverReason());
+      h.put("message", r.handoverMessage());
+    }
+    return o;
+  }
+
+  private static void table(java.io.PrintWriter out, List<Row> rows) {
+    if (rows.isEmpty()) {
+      out.println("no CRDConversionConfig or XRDConversionConfig in the cluster");
+      return;
+    }
+    out.printf(
+        "%-40s %-10s %-18s %-18s %s%n", "TARGET", "PHASE", "ASSIGNED", "CRD NAMES", "SERVING");
+    for (var r : rows) {
+      out.printf(
+          "%-40s %-10s %-18s %-18s %d%n",
+          fit(r.target(), 40),
+          fit(r.phase(), 10),
+          fit(r.assigned(), 18),
+          fit(r.named(), 18),
+          r.servedBy().size());
+      if (r.moving()) {
+        Output.wrap(
+            out,
+            "    moving: "
+                + r.named()
+                + " -> "
+                + r.assigned()
+                + (r.handoverReason() == null ? "" : " (" + r.handoverReason() + ")")
+                + (r.handoverMessage() == null ? "" : ": " + r.handoverMessage()),
+            "      ");
+      }
+    }
+    Output.wrap(
+        out,
+        "SERVING: webhook-server replicas whose served-target Leases list the target (as"
+            + " published; the operator judges which are live).",
+        "  ");
+  }
+
+  private static String fit(String s, int width) {
+    if (s == null) {
+      return "-";
+    }
+    return s.length() <= width ? s : s.substring(0, Math.max(1, width - 1)) + "…";
+  }
+}

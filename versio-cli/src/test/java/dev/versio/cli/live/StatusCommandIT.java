@@ -1,0 +1,143 @@
+package dev.versio.cli.live;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.versio.api.config.ConversionConfigStatus;
+import dev.versio.api.served.ServedTargetsCodec;
+import dev.versio.cli.CliContractIT;
+import dev.versio.cli.VersioCommand;
+import dev.versio.testkit.ControlPlane;
+import dev.versio.testkit.Crds;
+import dev.versio.testkit.KubeApiServerTest;
+import dev.versio.testkit.KubeTestScope;
+import dev.versio.testkit.fleet.Widgets;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** {@code versio status} against a real apiserver, with a move of a target in progress. */
+@KubeApiServerTest
+class StatusCommandIT {
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    var cli = VersioCommand.commandLine();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    return cli.execute(args);
+  }
+
+  /** Writes a config's status as the operator would while it holds a move to {@code to}. */
+  private static void statusOfAHeldMove(KubernetesClient client, String config, String to) {
+    var live =
+        client.resources(dev.versio.api.config.CRDConversionConfig.class).withName(config).get();
+    var status = new ConversionConfigStatus();
+    status.phase = "Stale";
+    status.assignedWebhookServer = to;
+    status.conditions.add(
+        new ConditionBuilder()
+            .withType("HandoverReady")
+            .withStatus("False")
+            .withReason("Waiting")
+            .withMessage("move of the target to " + to + ": waiting")
+            .withLastTransitionTime("2026-12-01T00:00:00Z")
+            .build());
+    live.setStatus(status);
+    client.resource(live).updateStatus();
+  }
+
+  @Test
+  void eachTargetShowsItsPhaseItsServerTheServerTheCrdNamesWhoServesItAndTheMove(
+      KubernetesClient client, ControlPlane controlPlane, KubeTestScope scope) throws Exception {
+    var root = Path.of("").toAbsolutePath();
+    while (!Files.isDirectory(root.resolve("deploy"))) {
+      root = root.getParent();
+    }
+    try (var crds = Files.list(root.resolve("deploy/crds"))) {
+      for (var crd : crds.sorted().toList()) {
+        Crds.apply(client, crd);
+      }
+    }
+    var from = scope.name("from");
+    var to = scope.name("to");
+    var fromUrl = "https://127.0.0.1:40001";
+    client.resource(Widgets.urlServer(from, fromUrl, "Cg==")).serverSideApply();
+    client.resource(Widgets.urlServer(to, "https://127.0.0.1:40002", "Cg==")).serverSideApply();
+    var crd = Widgets.crd(scope.apiGroup(), "widgets", "Widget");
+    crd.getSpec()
+        .setConversion(
+            new io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceConversionBuilder()
+                .withStrategy("Webhook")
+                .withNewWebhook()
+                .withConversionReviewVersions("v1")
+                .withNewClientConfig()
+                .withUrl(fromUrl + "/convert/widgets." + scope.apiGroup())
+                .withCaBundle("Cg==")
+                .endClientConfig()
+                .endWebhook()
+                .build());
+    client.resource(crd).serverSideApply();
+    var target = crd.getMetadata().getName();
+    var config = scope.name("moving");
+    client.resource(Widgets.renameConfig(config, target, to)).create();
+    statusOfAHeldMove(client, config, to);
+    client
+        .leases()
+        .inNamespace(scope.namespace())
+        .resource(
+            new LeaseBuilder()
+                .withNewMetadata()
+                .withName("versio-served-" + to + "-0")
+                .withLabels(
+                    Map.of(
+                        ServedTargetsCodec.SERVER_LABEL,
+                        to,
+                        ServedTargetsCodec.REPLICA_LABEL,
+                        to + "-0"))
+                .withAnnotations(ServedTargetsCodec.encode(List.of(target)).getFirst())
+                .endMetadata()
+                .withNewSpec()
+                .withHolderIdentity(to + "-0")
+                .withLeaseDurationSeconds(90)
+                .withRenewTime(ZonedDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS))
+                .endSpec()
+                .build())
+        .create();
+    var kubeconfig = controlPlane.kubeconfig().toString();
+
+    assertThat(run("status", "--kubeconfig", kubeconfig, "-o", "json")).as("%s", err).isZero();
+    var report = new ObjectMapper().readTree(out.toString());
+    CliContractIT.assertDocumented(
+        "status", report, CliContractIT.documentedFields().get("status"));
+    var row =
+        report
+            .path("targets")
+            .valueStream()
+            .filter(t -> t.path("target").asText().equals(target))
+            .findFirst()
+            .orElseThrow();
+    assertThat(row.path("config").asText()).isEqualTo("crd/" + config);
+    assertThat(row.path("assignedServer").asText()).isEqualTo(to);
+    assertThat(row.path("namedServer").asText()).isEqualTo(from);
+    assertThat(row.path("moving").asBoolean()).isTrue();
+    assertThat(row.path("servedBy").get(0).asText()).isEqualTo(to + "/" + to + "-0");
+    assertThat(row.path("handover").path("reason").asText()).isEqualTo("Waiting");
+
+    out.getBuffer().setLength(0);
+    assertThat(run("status", "--kubeconfig", kubeconfig)).isZero();
+    assertThat(out.toString()).contains("moving: " + from + " -> " + to + " (Waiting)");
+    assertThat(out.toString().lines().filter(l -> l.length() > 100)).isEmpty();
+  }
+}
