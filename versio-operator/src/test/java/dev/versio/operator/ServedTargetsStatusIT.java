@@ -62,10 +62,13 @@ class ServedTargetsStatusIT {
   }
 
   private static Predicate<ConversionWebhookServerStatus> served(int replicas, String... targets) {
+    // servedTargetCount feeds the Served column of kubectl get conversionwebhookservers
     return s ->
         s.servedTargets.equals(List.of(targets))
             && s.reportingReplicas != null
-            && s.reportingReplicas == replicas;
+            && s.reportingReplicas == replicas
+            && s.servedTargetCount != null
+            && s.servedTargetCount == targets.length;
   }
 
   @Test

@@ -18,6 +18,18 @@ import io.fabric8.kubernetes.model.annotation.Version;
     jsonPath = ".status.readyReplicas",
     type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(
+    name = "Reporting",
+    jsonPath = ".status.reportingReplicas",
+    type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(
+    name = "Served",
+    jsonPath = ".status.servedTargetCount",
+    type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(
+    name = "Assigned",
+    jsonPath = ".status.assignedConfigCount",
+    type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(
     name = "Endpoint",
     jsonPath = ".status.endpoint",
     type = AdditionalPrinterColumn.Type.STRING)

@@ -20,6 +20,12 @@ public class ConversionWebhookServerStatus {
 
   public Integer reportingReplicas;
 
+  /** How many targets are in {@code servedTargets} (for {@code kubectl get}). */
+  public Integer servedTargetCount;
+
+  /** How many configs are in {@code assignedConfigs} (for {@code kubectl get}). */
+  public Integer assignedConfigCount;
+
   /** A config the resolver assigns to this server. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public static class AssignedConfig {

@@ -57,6 +57,8 @@ public final class ServerStatusPolicy {
     status.assignedConfigs = assigned;
     status.servedTargets = observation.served().servedTargets();
     status.reportingReplicas = observation.served().reportingReplicas();
+    status.servedTargetCount = status.servedTargets.size();
+    status.assignedConfigCount = status.assignedConfigs.size();
     return status;
   }
 

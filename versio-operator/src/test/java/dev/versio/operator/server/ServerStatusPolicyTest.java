@@ -62,6 +62,8 @@ class ServerStatusPolicyTest {
 
     assertThat(status.servedTargets).containsExactly("a.example.com", "b.example.com");
     assertThat(status.reportingReplicas).isEqualTo(2);
+    assertThat(status.servedTargetCount).as("for kubectl get's Served column").isEqualTo(2);
+    assertThat(status.assignedConfigCount).isZero();
   }
 
   private static ServerObservation healthy() {
