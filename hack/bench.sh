@@ -6,6 +6,7 @@
 #   hack/bench.sh --review-load 500 20 1 0 2 32      # webhook load: rate s objects padKiB http concurrency
 #   hack/bench.sh --cold-start 1000 50 2             # initial compile of 1000 targets x 50 leaves
 #   hack/bench.sh --shard-movement 1000 64 256      # rendezvous movement and balance per shard count
+#   hack/bench.sh --served-sizes 1000 10000 100000   # served-target Leases and characters per target
 set -Eeuo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -26,6 +27,10 @@ fi
 if [ "${1:-}" = "--cold-start" ]; then
   shift
   exec "${java[@]}" -Xmx2g -cp "$cp" dev.versio.bench.webhook.ColdStartProbe "$@"
+fi
+if [ "${1:-}" = "--served-sizes" ]; then
+  shift
+  exec "${java[@]}" -cp "$cp" dev.versio.bench.served.ServedTargetsSizes "$@"
 fi
 if [ "${1:-}" = "--shard-movement" ]; then
   shift

@@ -75,7 +75,8 @@ public final class ServedTargetsCodec {
       }
     }
     var digest = digest(sorted);
-    // start with as many parts as the uncompressed size suggests, add parts until each one fits
+    // try one part; when a part does not fit, estimate the count from its size (with 10 % room)
+    // and try again, so a large set is compressed about twice, not once per part count
     int parts = 1;
     while (true) {
       var chunks = split(sorted, parts);
@@ -85,6 +86,8 @@ public final class ServedTargetsCodec {
         var text = compress(String.join("\n", chunk));
         if (text.length() > MAX_ENCODED) {
           fits = false;
+          long estimate = (long) text.length() * chunks.size();
+          parts = Math.max(parts + 1, (int) Math.ceil(estimate / (0.9 * MAX_ENCODED)));
           break;
         }
         encoded.add(text);
@@ -101,7 +104,6 @@ public final class ServedTargetsCodec {
         }
         return out;
       }
-      parts++;
     }
   }
 
