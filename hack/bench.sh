@@ -7,6 +7,7 @@
 #   hack/bench.sh --cold-start 1000 50 2             # initial compile of 1000 targets x 50 leaves
 #   hack/bench.sh --shard-movement 1000 64 256      # rendezvous movement and balance per shard count
 #   hack/bench.sh --served-sizes 1000 10000 100000   # served-target Leases and characters per target
+#   hack/bench.sh --target-movement 10000 2 8        # targets moved when a server joins a pool of N
 set -Eeuo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -31,6 +32,10 @@ fi
 if [ "${1:-}" = "--served-sizes" ]; then
   shift
   exec "${java[@]}" -cp "$cp" dev.versio.bench.served.ServedTargetsSizes "$@"
+fi
+if [ "${1:-}" = "--target-movement" ]; then
+  shift
+  exec "${java[@]}" -cp "$cp" dev.versio.bench.assign.TargetMovement "$@"
 fi
 if [ "${1:-}" = "--shard-movement" ]; then
   shift
