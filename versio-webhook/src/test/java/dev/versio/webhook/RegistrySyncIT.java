@@ -35,6 +35,24 @@ class RegistrySyncIT {
     }
   }
 
+  /** The server object and a Gizmo CRD whose webhook names it; returns the CRD's name. */
+  private static String serveGizmos(
+      KubernetesClient client,
+      KubeTestScope scope,
+      String serverName,
+      WebhookServer server,
+      String caBundle) {
+    client
+        .resource(WebhookFixture.serverObject(serverName, server.conversionPort(), caBundle))
+        .serverSideApply();
+    var group = scope.apiGroup();
+    client
+        .resource(PlanLifecycleIT.crd(group, server.conversionPort(), caBundle))
+        .serverSideApply();
+    WebhookFixture.awaitEstablished(client, "gizmos." + group);
+    return "gizmos." + group;
+  }
+
   @Test
   void deletingOneOfTwoConfigsForATargetHandsTheTargetToTheOtherAtOnce(
       KubernetesClient client,
@@ -46,15 +64,7 @@ class RegistrySyncIT {
     var caBundle = WebhookFixture.writeCertificate(certDir);
     var serverName = scope.name("shared");
     try (var server = WebhookFixture.start(controlPlane, serverName, certDir)) {
-      client
-          .resource(WebhookFixture.serverObject(serverName, server.conversionPort(), caBundle))
-          .serverSideApply();
-      var group = scope.apiGroup();
-      var crdName = "gizmos." + group;
-      client
-          .resource(PlanLifecycleIT.crd(group, server.conversionPort(), caBundle))
-          .serverSideApply();
-      WebhookFixture.awaitEstablished(client, crdName);
+      var crdName = serveGizmos(client, scope, serverName, server, caBundle);
       var first = PlanLifecycleIT.config(crdName, serverName, "spec.replicas");
       first.getMetadata().setName(scope.name("a"));
       var second = PlanLifecycleIT.config(crdName, serverName, "spec.replicas");
@@ -92,15 +102,7 @@ class RegistrySyncIT {
     var caBundle = WebhookFixture.writeCertificate(certDir);
     var serverName = scope.name("quiet");
     try (var server = WebhookFixture.start(controlPlane, serverName, certDir)) {
-      client
-          .resource(WebhookFixture.serverObject(serverName, server.conversionPort(), caBundle))
-          .serverSideApply();
-      var group = scope.apiGroup();
-      var crdName = "gizmos." + group;
-      client
-          .resource(PlanLifecycleIT.crd(group, server.conversionPort(), caBundle))
-          .serverSideApply();
-      WebhookFixture.awaitEstablished(client, crdName);
+      var crdName = serveGizmos(client, scope, serverName, server, caBundle);
       var config = PlanLifecycleIT.config(crdName, serverName, "spec.replicas");
       client.resource(config).serverSideApply();
       await()

@@ -153,7 +153,7 @@ public final class StatusCommand implements Callable<Integer> {
       Map<String, TreeSet<String>> served) {
     String named = null;
     if (definition != null) {
-      var json = client().convertValue(definition, JsonNode.class);
+      var json = SERIALIZATION.convertValue(definition, JsonNode.class);
       for (var server : servers) {
         if (EndpointMatch.names(server, json)) {
           named = server.getMetadata().getName();
@@ -186,9 +186,8 @@ public final class StatusCommand implements Callable<Integer> {
         handover == null ? null : handover.getMessage());
   }
 
-  private static io.fabric8.kubernetes.client.utils.KubernetesSerialization client() {
-    return new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
-  }
+  private static final io.fabric8.kubernetes.client.utils.KubernetesSerialization SERIALIZATION =
+      new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
 
   /** Per replica ({@code server/pod}), the targets its served-target Leases list. */
   private static Map<String, TreeSet<String>> servedByReplica(KubernetesClient client) {

@@ -68,7 +68,15 @@ public final class RegistrySync implements AutoCloseable {
   private volatile boolean started;
   private Thread worker;
   private final Duration drain;
-  private final Map<String, Instant> drainingSince = new ConcurrentHashMap<>();
+
+  /**
+   * A target no config claims any more that this replica still serves: {@code key} is the config
+   * that released it (re-enqueued to look again), {@code drainingSince} null while the live target
+   * still names this server, else when the drain began.
+   */
+  private record Release(ConfigKey key, Instant drainingSince) {}
+
+  private final Map<String, Release> releasing = new ConcurrentHashMap<>();
   private final ScheduledExecutorService rechecks =
       Executors.newSingleThreadScheduledExecutor(
           r -> Thread.ofPlatform().name("versio-drain").daemon().unstarted(r));
@@ -324,10 +332,10 @@ public final class RegistrySync implements AutoCloseable {
 
   private void apply(ConfigKey key) {
     var affected = new LinkedHashSet<>(claims.update(key, entryFor(key)));
-    draining.forEach(
-        (target, by) -> {
-          if (by.equals(key)) {
-            affected.add(target); // the recheck of a drain this key started
+    releasing.forEach(
+        (target, release) -> {
+          if (release.key().equals(key)) {
+            affected.add(target); // the recheck of a release this key started
           }
         });
     for (var target : affected) {
@@ -342,9 +350,7 @@ public final class RegistrySync implements AutoCloseable {
       release(key, target);
       return;
     }
-    drainingSince.remove(target);
-    draining.remove(target);
-    held.remove(target);
+    releasing.remove(target);
     var e = winner.get();
     var current = registry.get(target).orElse(null);
     if (current != null
@@ -361,9 +367,6 @@ public final class RegistrySync implements AutoCloseable {
     }
   }
 
-  /** The config key whose drain of a target is pending, by target. */
-  private final Map<String, ConfigKey> draining = new ConcurrentHashMap<>();
-
   /**
    * A target this replica no longer should serve by assignment: it keeps serving while the live
    * target's {@code spec.conversion} still names this server (the operator has not switched it
@@ -371,23 +374,24 @@ public final class RegistrySync implements AutoCloseable {
    * switch still find a plan; then it drops the plan.
    */
   private void release(ConfigKey key, String target) {
+    var previous = releasing.get(target);
     if (namesThisServer(target)) {
-      draining.put(target, key); // the CRD changing later re-enqueues this key
-      if (drainingSince.remove(target) != null || !held.contains(target)) {
+      if (previous == null || previous.drainingSince() != null) {
         LOG.info(
             "{} is no longer assigned to server {}, but {} still names it: keeps serving",
             key,
             serverName,
             target);
       }
-      held.add(target);
+      releasing.put(target, new Release(key, null)); // the CRD changing re-enqueues the key
       return;
     }
     var now = clock.instant();
-    var since = drainingSince.computeIfAbsent(target, t -> now);
+    var since =
+        previous == null || previous.drainingSince() == null ? now : previous.drainingSince();
     var left = Duration.between(now, since.plus(drain));
     if (left.isPositive()) {
-      draining.put(target, key);
+      releasing.put(target, new Release(key, since));
       if (since.equals(now)) {
         LOG.info(
             "{} no longer assigned to server {} and {} no longer names it: draining for {} s",
@@ -399,9 +403,7 @@ public final class RegistrySync implements AutoCloseable {
       rechecks.schedule(() -> queue.add(key), left.toMillis(), TimeUnit.MILLISECONDS);
       return;
     }
-    drainingSince.remove(target);
-    draining.remove(target);
-    held.remove(target);
+    releasing.remove(target);
     registry.remove(target);
     LOG.info(
         "{} is gone or no longer assigned to server {}: dropped target {} after the drain",
@@ -409,8 +411,6 @@ public final class RegistrySync implements AutoCloseable {
         serverName,
         target);
   }
-
-  private final java.util.Set<String> held = ConcurrentHashMap.newKeySet();
 
   /**
    * Whether the live target's {@code spec.conversion} still sends its reviews to this server: its
@@ -576,12 +576,10 @@ public final class RegistrySync implements AutoCloseable {
   private void enqueueTarget(String target) {
     // a config that is gone but whose plan is still held (draining) is looked at again too
     queue.addAll(claims.claimants(target));
-    draining.forEach(
-        (drained, key) -> {
-          if (drained.equals(target)) {
-            queue.add(key);
-          }
-        });
+    var release = releasing.get(target);
+    if (release != null) {
+      queue.add(release.key());
+    }
     for (var key : allConfigKeys()) {
       HasMetadata config =
           key.xrd()
