@@ -9,6 +9,7 @@ import dev.versio.operator.config.ConfigReconciler;
 import dev.versio.operator.config.ConfigWatches;
 import dev.versio.operator.config.XRDConfigReconciler;
 import dev.versio.operator.fanout.ConfigTriggers;
+import dev.versio.operator.gate.HandoverGate;
 import dev.versio.operator.gate.ServedHandoverGate;
 import dev.versio.operator.metrics.OperatorMetrics;
 import dev.versio.operator.ops.OpsServer;
@@ -66,10 +67,20 @@ public final class VersioOperator implements AutoCloseable {
   /** Starts the operator; returns once caches are synced and (if configured) admission serves. */
   public static VersioOperator start(
       KubernetesClient client, OperatorOptions options, Clock clock) {
+    return start(client, options, clock, null);
+  }
+
+  /**
+   * Starts the operator with {@code handoverGate} in place of the real one (null = the real one).
+   * Only for harnesses that show what the gate guards against, e.g. {@link
+   * HandoverGate#passThrough()}: a user has no way to switch verification off.
+   */
+  public static VersioOperator start(
+      KubernetesClient client, OperatorOptions options, Clock clock, HandoverGate handoverGate) {
     Objects.requireNonNull(client, "client");
     var operator = new VersioOperator(client, options);
     try {
-      operator.startUp(client, options, clock);
+      operator.startUp(client, options, clock, handoverGate);
       return operator;
     } catch (RuntimeException e) {
       operator.close();
@@ -77,7 +88,8 @@ public final class VersioOperator implements AutoCloseable {
     }
   }
 
-  private void startUp(KubernetesClient client, OperatorOptions options, Clock clock) {
+  private void startUp(
+      KubernetesClient client, OperatorOptions options, Clock clock, HandoverGate handoverGate) {
     LOG.info(
         "versio operator: ops listener on {}:{} (/metrics, /healthz, /readyz); namespace {}",
         options.host(),
@@ -93,7 +105,8 @@ public final class VersioOperator implements AutoCloseable {
         new ServedTargetsWatch(
             servedAggregator, servers -> viewChanged.forEach(listener -> listener.accept(servers)));
     viewChanged.add(serverTriggers::now);
-    var handover = new ServedHandoverGate(served, clock, options.handoverGrace());
+    var servedGate = new ServedHandoverGate(served, clock, options.handoverGrace());
+    HandoverGate handover = handoverGate != null ? handoverGate : servedGate;
     operator =
         new Operator(
             o ->
@@ -108,7 +121,7 @@ public final class VersioOperator implements AutoCloseable {
           new ConfigTriggers<dev.versio.api.config.CRDConversionConfig>(
               "crd-config-watches", scheduler, options.fanoutQps());
       new ConfigWatches<>(ConfigKind.CRD, cache, triggers, metrics, options.namespace()).register();
-      viewChanged.add(handover.onViewChanged(ConfigKind.CRD.kind(), triggers::now));
+      viewChanged.add(servedGate.onViewChanged(ConfigKind.CRD.kind(), triggers::now));
       register(
           new CRDConfigReconciler(cache, writer, metrics, triggers, handover, options, clock),
           "crdconversionconfig",
@@ -120,7 +133,7 @@ public final class VersioOperator implements AutoCloseable {
           new ConfigTriggers<dev.versio.api.config.XRDConversionConfig>(
               "xrd-config-watches", scheduler, options.fanoutQps());
       new ConfigWatches<>(ConfigKind.XRD, cache, triggers, metrics, options.namespace()).register();
-      viewChanged.add(handover.onViewChanged(ConfigKind.XRD.kind(), triggers::now));
+      viewChanged.add(servedGate.onViewChanged(ConfigKind.XRD.kind(), triggers::now));
       register(
           new XRDConfigReconciler(cache, writer, metrics, triggers, handover, options, clock),
           "xrdconversionconfig",

@@ -8,7 +8,9 @@ import java.util.Objects;
  *
  * @param name the server's name
  * @param isDefault whether it is the default server
- * @param inPool whether it is in the sharding pool
+ * @param inPool whether it is in the sharding pool; a server being deleted has left it, so its
+ *     pooled targets move to the remaining members (through the handover gate) and the delete
+ *     completes once nothing sends conversions to it any more
  * @param weight its relative share of the pool's targets (positive)
  */
 public record ServerView(String name, boolean isDefault, boolean inPool, double weight) {
@@ -23,7 +25,11 @@ public record ServerView(String name, boolean isDefault, boolean inPool, double 
   public static ServerView of(ConversionWebhookServer server) {
     var sharding = server.getSpec() == null ? null : server.getSpec().sharding;
     var weight = sharding == null || sharding.weight == null ? 1.0 : sharding.weight;
+    var deleting = server.getMetadata().getDeletionTimestamp() != null;
     return new ServerView(
-        server.getMetadata().getName(), server.isDefaultServer(), server.inShardingPool(), weight);
+        server.getMetadata().getName(),
+        server.isDefaultServer(),
+        server.inShardingPool() && !deleting,
+        weight);
   }
 }
