@@ -240,6 +240,10 @@ public final class ServerValidator {
             + String.join(", ", named)
             + "; move them first ("
             + (isDefault ? "mark another server default, " : "")
+            + (live.inShardingPool()
+                ? "take it out of the sharding pool (remove spec.sharding) and wait until its"
+                    + " targets are Applied elsewhere, "
+                : "")
             + "point spec.webhookServerRef elsewhere, or delete the configs), or annotate the"
             + " server to delete it anyway: kubectl annotate conversionwebhookserver "
             + name

@@ -243,6 +243,21 @@ class ServerValidatorTest {
   }
 
   @Test
+  void deletingAPoolMemberThatStillWinsTargetsSaysToTakeItOutOfThePoolFirst() {
+    var main = poolMember(defaultServer("main"));
+    var extra = poolMember(server("extra"));
+    extra.getSpec().sharding.weight = 1e9; // wins every target
+    cluster.with(main, extra);
+    cluster.crdConfigs.add(crdConfig("c", "c.example.com", null));
+
+    assertThat(delete(extra).message())
+        .contains("while 1 config(s) are served by it: CRDConversionConfig/c")
+        .contains(
+            "move them first (take it out of the sharding pool (remove spec.sharding) and wait"
+                + " until its targets are Applied elsewhere, point spec.webhookServerRef");
+  }
+
+  @Test
   void deletingAServerWithManyPinnedConfigsNamesTheFirstTenSorted() {
     var s = server("s");
     cluster.with(s);

@@ -1,0 +1,254 @@
+package dev.versio.bench.handover;
+
+import dev.versio.cli.VersioCommand;
+import dev.versio.testkit.process.ManagedProcess;
+import dev.versio.testkit.process.ProcessLedger;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The replicas of one ConversionWebhookServer in URL mode: each a {@code versio webhook-server}
+ * child JVM on its own port, all behind one {@link LoopbackBalancer}, whose address is the server's
+ * URL. Replicas publish their served targets as their "pod" {@code <server>-<i>}.
+ */
+final class ServerReplicas implements AutoCloseable {
+  private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+
+  /** One replica process and its ports. */
+  record Replica(String pod, ManagedProcess process, int conversionPort, int opsPort) {}
+
+  private final String server;
+  private final List<Replica> replicas;
+  private final LoopbackBalancer balancer;
+
+  private ServerReplicas(String server, List<Replica> replicas, LoopbackBalancer balancer) {
+    this.server = server;
+    this.replicas = List.copyOf(replicas);
+    this.balancer = balancer;
+  }
+
+  /**
+   * Starts {@code count} replicas of {@code server} (Leases in {@code namespace}, TLS from {@code
+   * tlsDir}, {@code drain} after a target is gone) and waits until every one is ready.
+   */
+  static ServerReplicas start(
+      String server,
+      int count,
+      String namespace,
+      Path tlsDir,
+      Duration drain,
+      Path kubeconfig,
+      Path logDir,
+      ProcessLedger.Entry ledger)
+      throws IOException {
+    var replicas = new ArrayList<Replica>();
+    LoopbackBalancer balancer = null;
+    try {
+      for (int i = 0; i < count; i++) {
+        var pod = server + "-" + i;
+        int conversionPort = freePort();
+        int opsPort = freePort();
+        var command = new ArrayList<String>();
+        command.add(javaBinary());
+        command.addAll(
+            List.of(
+                "-Xmx256m",
+                "--sun-misc-unsafe-memory-access=allow",
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                VersioCommand.class.getName(),
+                "webhook-server",
+                "--server-name",
+                server,
+                "--tls-cert-dir",
+                tlsDir.toString(),
+                "--bind-address",
+                "127.0.0.1",
+                "--conversion-port",
+                Integer.toString(conversionPort),
+                "--ops-port",
+                Integer.toString(opsPort),
+                "--pod-name",
+                pod,
+                "--pod-namespace",
+                namespace,
+                "--drain",
+                drain.toMillis() + "ms"));
+        var process =
+            ManagedProcess.start(
+                pod,
+                command,
+                Map.of("KUBECONFIG", kubeconfig.toString()),
+                logDir.resolve(pod + ".log"));
+        ledger.recordProcess(process);
+        replicas.add(new Replica(pod, process, conversionPort, opsPort));
+      }
+      for (var replica : replicas) {
+        awaitReady(replica);
+      }
+      balancer = LoopbackBalancer.start(replicas.stream().map(Replica::conversionPort).toList());
+      return new ServerReplicas(server, replicas, balancer);
+    } catch (IOException | RuntimeException e) {
+      replicas.forEach(r -> r.process().stop(Duration.ofSeconds(5)));
+      if (balancer != null) {
+        balancer.close();
+      }
+      throw e;
+    }
+  }
+
+  String server() {
+    return server;
+  }
+
+  /** The server's URL: its balancer. */
+  String url() {
+    return "https://127.0.0.1:" + balancer.port();
+  }
+
+  List<Replica> replicas() {
+    return replicas;
+  }
+
+  /** Connections the balancer gave each replica so far. */
+  List<Long> connectionsPerReplica() {
+    return balancer.connectionsPerBackend();
+  }
+
+  /** Conversion reviews each replica answered so far (its own metrics). */
+  List<Long> reviewsPerReplica() {
+    var http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    var out = new ArrayList<Long>();
+    for (var replica : replicas) {
+      long sum = 0;
+      try {
+        var body =
+            http.send(
+                    HttpRequest.newBuilder(opsUri(replica, "/metrics"))
+                        .timeout(Duration.ofSeconds(5))
+                        .build(),
+                    HttpResponse.BodyHandlers.ofString())
+                .body();
+        for (var line : body.lines().toList()) {
+          if (line.startsWith("versio_webhook_conversion_review_requests_total")) {
+            sum += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+          }
+        }
+        out.add(sum);
+      } catch (IOException e) {
+        out.add(-1L);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        out.add(-1L);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Stops every replica process ({@code SIGSTOP}), as a CPU-throttled or paused process is: it
+   * neither answers nor sees events until {@link #resume()}.
+   */
+  void pause() {
+    replicas.forEach(r -> signal("-STOP", r.process().pid()));
+  }
+
+  void resume() {
+    replicas.forEach(r -> signal("-CONT", r.process().pid()));
+  }
+
+  /** Replicas that exited, with their exit codes (empty while all run). */
+  List<String> exited() {
+    return replicas.stream()
+        .filter(r -> !r.process().isAlive())
+        .map(r -> r.pod() + " exited with " + r.process().exitCodeOrNull())
+        .toList();
+  }
+
+  private static void signal(String signal, long pid) {
+    try {
+      var kill = new ProcessBuilder("kill", signal, Long.toString(pid)).inheritIO().start();
+      if (kill.waitFor() != 0) {
+        throw new IllegalStateException("kill " + signal + " " + pid + " failed");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while signalling " + pid, e);
+    }
+  }
+
+  private static URI opsUri(Replica replica, String path) {
+    return URI.create("http://127.0.0.1:" + replica.opsPort() + path);
+  }
+
+  private static void awaitReady(Replica replica) {
+    var http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    var request =
+        HttpRequest.newBuilder(opsUri(replica, "/readyz")).timeout(Duration.ofSeconds(2)).build();
+    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (!replica.process().isAlive()) {
+        throw new IllegalStateException(
+            replica.pod()
+                + " exited while starting; last lines of "
+                + replica.process().log()
+                + ":\n"
+                + replica.process().logTail(20));
+      }
+      try {
+        if (http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+          return;
+        }
+      } catch (IOException e) {
+        // not listening yet
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for " + replica.pod(), e);
+      }
+      try {
+        Thread.sleep(200); // polling another process
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for " + replica.pod(), e);
+      }
+    }
+    throw new IllegalStateException(
+        replica.pod() + " not ready after " + READY_TIMEOUT + "; log " + replica.process().log());
+  }
+
+  private static String javaBinary() {
+    return ProcessHandle.current()
+        .info()
+        .command()
+        .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+  }
+
+  private static int freePort() {
+    try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("no free loopback port", e);
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    balancer.close();
+    resume();
+    replicas.forEach(r -> r.process().stop(Duration.ofSeconds(10)));
+  }
+}
