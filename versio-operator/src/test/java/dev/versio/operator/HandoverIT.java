@@ -49,15 +49,17 @@ class HandoverIT {
     return WebhookServer.start(
         client,
         new WebhookServerOptions(
-            server,
-            certDir,
-            "127.0.0.1",
-            0,
-            0,
-            Duration.ofMillis(500),
-            WebhookServerOptions.DEFAULT_MAX_BODY_BYTES,
-            2,
-            null),
+                server,
+                certDir,
+                "127.0.0.1",
+                0,
+                0,
+                Duration.ofMillis(500),
+                WebhookServerOptions.DEFAULT_MAX_BODY_BYTES,
+                2,
+                null)
+            // a short drain: the old server's delete waits for it
+            .withDrain(Duration.ofSeconds(2)),
         Clock.systemUTC(),
         ReviewTracing.off(),
         new ServedTargetsPublication(

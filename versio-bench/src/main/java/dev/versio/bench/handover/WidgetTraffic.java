@@ -3,6 +3,7 @@ package dev.versio.bench.handover;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
@@ -26,12 +27,13 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Sustained reads and writes of Widgets at {@code v1}, a version that is not stored, so every
- * request goes through the conversion webhook: a write is a JSON merge patch of {@code spec.size}
- * (converted in to {@code v2}, stored, converted back out), a read is a GET. Requests are sent at a
- * fixed rate; each object is touched by one request at a time and its expected value is known, so a
- * wrong value is caught: a write must echo what it wrote, a read must return the last value written
- * (either candidate after a write that failed). Latency counts from the scheduled send time;
- * requests still queued when the run stops count as unfinished, i.e. failed.
+ * request goes through the conversion webhook: a write is one JSON merge patch of {@code spec.size}
+ * (the stored object converted to {@code v1}, patched, converted in to {@code v2}, stored,
+ * converted back out), a read is one GET. Requests are sent at a fixed rate; each object is touched
+ * by one request at a time and its expected value is known, so a wrong value is caught: a write
+ * must echo what it wrote, a read must return the last value written (either candidate after a
+ * write that failed). Latency counts from the scheduled send time; requests still queued when the
+ * run stops count as unfinished, i.e. failed.
  */
 final class WidgetTraffic implements AutoCloseable {
   /** One Widget type's address at the spoke version. */
@@ -90,6 +92,17 @@ final class WidgetTraffic implements AutoCloseable {
 
     String id() {
       return type.plural() + "/" + name;
+    }
+
+    GenericKubernetesResource stub(String namespace) {
+      return new GenericKubernetesResourceBuilder()
+          .withApiVersion(type.group() + "/v1")
+          .withKind(type.kind())
+          .withNewMetadata()
+          .withName(name)
+          .withNamespace(namespace)
+          .endMetadata()
+          .build();
     }
   }
 
@@ -212,7 +225,8 @@ final class WidgetTraffic implements AutoCloseable {
           client
               .genericKubernetesResources(widget.type.v1())
               .inNamespace(namespace)
-              .withName(widget.name)
+              // with the object given, the client sends the PATCH alone (no GET first)
+              .resource(widget.stub(namespace))
               .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"size\":" + value + "}}");
       widget.sequence = value;
       widget.expected = Set.of(value);
@@ -260,9 +274,13 @@ final class WidgetTraffic implements AutoCloseable {
   private void fail(Widget widget, String kind, RuntimeException e) {
     failed.incrementAndGet();
     var message = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
-    var cause = kind + ": " + e.getClass().getSimpleName() + ": " + shorten(message);
+    var code =
+        e instanceof KubernetesClientException k
+            ? "HTTP " + k.getCode()
+            : e.getClass().getSimpleName();
+    var cause = kind + ": " + code + ": " + shorten(message);
     causes.computeIfAbsent(cause, k -> new AtomicLong()).incrementAndGet();
-    incident(widget, kind, message);
+    incident(widget, kind, code + ": " + shorten(message));
   }
 
   private void wrong(Widget widget, String kind, String what) {
@@ -278,7 +296,13 @@ final class WidgetTraffic implements AutoCloseable {
 
   /** The error's message without the object-specific tail, so equal causes group together. */
   private static String shorten(String message) {
-    var s = message.replaceAll("\\b[0-9a-f]{8}-[0-9a-f-]{27}\\b", "<uid>");
+    var s =
+        message
+            .replaceAll("^Failure executing: \\S+ at: \\S+\\. ", "")
+            .replaceAll("\\. Received status: .*$", "")
+            .replaceAll("\\b[a-z0-9-]+(\\.[a-z0-9-]+)+\\.[a-z]{2,}\\b", "<name>")
+            .replaceAll("Kind=\\w+", "Kind=<kind>")
+            .replaceAll("\\b[0-9a-f]{8}-[0-9a-f-]{27}\\b", "<uid>");
     return s.length() > 160 ? s.substring(0, 160) + "…" : s;
   }
 

@@ -339,26 +339,32 @@ public final class ServerReconciler
     var name = server.getMetadata().getName();
     var assigned = assignedConfigs(name);
     var naming = targetsNaming(server);
-    if (assigned.isEmpty() && naming.isEmpty()) {
+    // after a move its replicas keep serving for their drain period, because the apiserver
+    // refreshes a CRD's webhook asynchronously; deleting now would remove them (and in Service
+    // mode their Deployment) before that
+    var draining = served.view(name).servedTargets();
+    if (assigned.isEmpty() && naming.isEmpty() && draining.isEmpty()) {
       probed.remove(name);
       return DeleteControl.defaultDelete();
     }
     var names = assigned.stream().map(a -> a.name).sorted().toList();
     var message =
-        assigned.isEmpty()
-            ? namingMessage(naming)
-            : "deletion blocked: "
-                + names.size()
-                + " config(s) still resolve to this server"
-                + (server.isDefaultServer()
-                    ? " (this is the DEFAULT server: every config without webhookServerRef uses it)"
-                    : "")
-                + ": "
-                + String.join(", ", names.subList(0, Math.min(10, names.size())))
-                + (names.size() > 10 ? " and " + (names.size() - 10) + " more" : "")
-                + ". Point them at another server first, or annotate the server "
-                + ALLOW_FORCE_DELETE
-                + "=\"true\" to delete it anyway";
+        assigned.isEmpty() && naming.isEmpty()
+            ? drainingMessage(draining)
+            : assigned.isEmpty()
+                ? namingMessage(naming)
+                : "deletion blocked: "
+                    + names.size()
+                    + " config(s) still resolve to this server"
+                    + (server.isDefaultServer()
+                        ? " (this is the DEFAULT server: every config without webhookServerRef uses it)"
+                        : "")
+                    + ": "
+                    + String.join(", ", names.subList(0, Math.min(10, names.size())))
+                    + (names.size() > 10 ? " and " + (names.size() - 10) + " more" : "")
+                    + ". Point them at another server first, or annotate the server "
+                    + ALLOW_FORCE_DELETE
+                    + "=\"true\" to delete it anyway";
     var previous = server.getStatus();
     var next =
         ServerStatusPolicy.deletionBlocked(previous, generation(server), message, clock.instant());
@@ -408,6 +414,18 @@ public final class ServerReconciler
         + ". Wait until their configs are Applied elsewhere, or annotate the server "
         + ALLOW_FORCE_DELETE
         + "=\"true\" to delete it anyway";
+  }
+
+  private static String drainingMessage(List<String> draining) {
+    return "deletion waits: its replicas still serve "
+        + draining.size()
+        + " target(s) that moved away, for their drain period (--drain, 30 s by default), because"
+        + " the apiserver may still send a few conversions here: "
+        + String.join(", ", draining.subList(0, Math.min(10, draining.size())))
+        + (draining.size() > 10 ? " and " + (draining.size() - 10) + " more" : "")
+        + ". It completes by itself; annotate the server "
+        + ALLOW_FORCE_DELETE
+        + "=\"true\" to delete it at once";
   }
 
   private static boolean isUrlMode(ConversionWebhookServer server) {
