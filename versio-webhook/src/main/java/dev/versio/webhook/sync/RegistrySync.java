@@ -1,29 +1,16 @@
 package dev.versio.webhook.sync;
 
-import dev.versio.api.assign.AssignmentResolver;
-import dev.versio.api.assign.ServerView;
-import dev.versio.api.config.CRDConversionConfig;
-import dev.versio.api.config.ConversionConfigSpec;
-import dev.versio.api.config.XRDConversionConfig;
-import dev.versio.api.server.ConversionWebhookServer;
 import dev.versio.api.server.EndpointMatch;
 import dev.versio.webhook.metrics.WebhookMetrics;
 import dev.versio.webhook.registry.Registry;
 import dev.versio.webhook.registry.RegistryEntry;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -33,39 +20,30 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps one replica's registry in step with the cluster: watches configs, servers and target
- * CRDs/XRDs with informers, resolves assignment with the shared resolver, compiles assigned configs
- * and swaps their routers in. The initial sync compiles everything on a bounded pool and installs
- * it at once; later changes are applied one config at a time on a single worker thread.
+ * Keeps one replica's registry in step with the cluster. Three jobs, three classes: {@link
+ * SyncInformers} watches configs, servers and targets; {@link ConfigCompilation} decides what this
+ * replica should hold for one config (assignment by the shared resolver, then compile); this class
+ * orders the work and updates the registry — the initial sync compiles everything on a bounded pool
+ * and installs it at once, later changes are applied one config at a time on a single worker
+ * thread, and a target that is no longer this server's keeps being served while it moves away.
  */
 public final class RegistrySync implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RegistrySync.class);
-  static final String XRD_CRD = "compositeresourcedefinitions.apiextensions.crossplane.io";
   private static final io.fabric8.kubernetes.client.utils.KubernetesSerialization SERIALIZATION =
       new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
 
-  private final KubernetesClient client;
   private final String serverName;
   private final Registry registry;
   private final WebhookMetrics metrics;
   private final Clock clock;
-  private final String configSelector;
-  private final TargetCompiler compiler = new TargetCompiler();
+  private final SyncInformers cluster;
+  private final ConfigCompilation compilation;
   private final TargetClaims claims = new TargetClaims();
   private final DedupQueue<ConfigKey> queue = new DedupQueue<>();
-  private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
-  private SharedIndexInformer<CRDConversionConfig> crdConfigs;
-  private SharedIndexInformer<XRDConversionConfig> xrdConfigs;
-  private SharedIndexInformer<ConversionWebhookServer> servers;
-  private SharedIndexInformer<CustomResourceDefinition> crds;
-  private volatile SharedIndexInformer<GenericKubernetesResource> xrds;
-  private volatile boolean started;
   private Thread worker;
   private final Duration drain;
 
@@ -111,149 +89,46 @@ public final class RegistrySync implements AutoCloseable {
       String configSelector,
       Duration drain) {
     this.drain = Objects.requireNonNull(drain, "drain");
-    this.client = client;
     this.serverName = serverName;
     this.registry = registry;
     this.metrics = metrics;
     this.clock = clock;
-    this.configSelector = configSelector;
+    this.cluster =
+        new SyncInformers(
+            client,
+            configSelector,
+            new SyncInformers.Listener() {
+              @Override
+              public void configChanged(ConfigKey key) {
+                queue.add(key);
+              }
+
+              @Override
+              public void serversChanged() {
+                enqueueAll();
+              }
+
+              @Override
+              public void targetChanged(String target) {
+                enqueueTarget(target);
+              }
+
+              @Override
+              public void xrdApiAppeared() {
+                enqueueAll();
+              }
+            });
+    this.compilation = new ConfigCompilation(cluster, serverName, registry, metrics, clock);
   }
 
   /** Creates and starts the informers (once); they retry listing until it succeeds. */
-  public synchronized void startInformers() {
-    if (!informers.isEmpty()) {
-      return;
-    }
-    var crdConfigApi = client.resources(CRDConversionConfig.class);
-    var xrdConfigApi = client.resources(XRDConversionConfig.class);
-    crdConfigs =
-        informer(
-            configSelector == null
-                ? crdConfigApi.runnableInformer(0)
-                : crdConfigApi.withLabelSelector(configSelector).runnableInformer(0),
-            this::onConfig);
-    xrdConfigs =
-        informer(
-            configSelector == null
-                ? xrdConfigApi.runnableInformer(0)
-                : xrdConfigApi.withLabelSelector(configSelector).runnableInformer(0),
-            this::onConfig);
-    servers =
-        informer(
-            client.resources(ConversionWebhookServer.class).runnableInformer(0), s -> enqueueAll());
-    crds =
-        informer(
-            client.apiextensions().v1().customResourceDefinitions().runnableInformer(0),
-            crd -> {
-              if (XRD_CRD.equals(crd.getMetadata().getName()) && xrds == null) {
-                startXrdInformerLater(); // Crossplane was installed after this replica started
-              }
-              enqueueTarget(crd.getMetadata().getName());
-            });
-    if (xrdApiInstalled()) {
-      xrds = xrdInformer();
-    }
-    for (var informer : informers) {
-      // keep retrying a failed list or watch (e.g. missing RBAC) instead of giving up
-      informer.exceptionHandler(
-          (started, error) -> {
-            LOG.warn(
-                "watching {} failed, retrying: {}",
-                informer.getApiTypeClass().getSimpleName(),
-                error.getMessage());
-            return true;
-          });
-      informer.start();
-    }
-  }
-
-  private SharedIndexInformer<GenericKubernetesResource> xrdInformer() {
-    return informer(
-        client
-            .genericKubernetesResources(
-                "apiextensions.crossplane.io/v2", "CompositeResourceDefinition")
-            .runnableInformer(0),
-        xrd -> enqueueTarget(xrd.getMetadata().getName()));
-  }
-
-  /** Starts watching XRDs once their API appears, then looks at every config again. */
-  private synchronized void startXrdInformerLater() {
-    if (xrds != null) {
-      return;
-    }
-    var informer = xrdInformer();
-    informer.exceptionHandler(
-        (started, error) -> {
-          LOG.warn("watching XRDs failed, retrying: {}", error.getMessage());
-          return true;
-        });
-    informer.start();
-    xrds = informer;
-    LOG.info("Crossplane's XRD API appeared: watching CompositeResourceDefinitions");
-    Thread.ofVirtual()
-        .name("versio-xrd-sync")
-        .start(
-            () -> {
-              while (!informer.hasSynced() && !Thread.currentThread().isInterrupted()) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50)); // an external cache
-              }
-              enqueueAll();
-            });
-  }
-
-  private boolean xrdApiInstalled() {
-    try {
-      return client.apiextensions().v1().customResourceDefinitions().withName(XRD_CRD).get()
-          != null;
-    } catch (RuntimeException e) {
-      LOG.warn(
-          "cannot tell whether Crossplane's XRD API is installed ({}); XRD configs are not served",
-          e.getMessage());
-      return false;
-    }
+  public void startInformers() {
+    cluster.start();
   }
 
   /** Waits until every informer cache is filled; false when {@code timeout} passed first. */
   public boolean awaitSynced(Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    for (var informer : informers) {
-      while (!informer.hasSynced()) {
-        if (System.nanoTime() > deadline) {
-          return false;
-        }
-        Thread.sleep(20); // waiting for an external cache, not for test logic
-      }
-    }
-    return true;
-  }
-
-  private <T extends HasMetadata> SharedIndexInformer<T> informer(
-      SharedIndexInformer<T> informer, Consumer<T> onChange) {
-    informer.addEventHandler(
-        new ResourceEventHandler<>() {
-          @Override
-          public void onAdd(T obj) {
-            if (started) {
-              onChange.accept(obj);
-            }
-          }
-
-          @Override
-          public void onUpdate(T oldObj, T newObj) {
-            if (started) {
-              onChange.accept(newObj);
-            }
-          }
-
-          @Override
-          public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-            if (started) {
-              onChange.accept(obj);
-            }
-          }
-        });
-    informers.add(informer);
-    return informer;
+    return cluster.awaitSynced(timeout);
   }
 
   /**
@@ -263,7 +138,7 @@ public final class RegistrySync implements AutoCloseable {
    * @return the number of targets compiled (servable or not)
    */
   public int initialSync(int workers) throws InterruptedException {
-    var keys = allConfigKeys();
+    var keys = cluster.configKeys();
     var pool =
         Executors.newFixedThreadPool(
             workers, r -> Thread.ofPlatform().name("versio-initial-sync").daemon().unstarted(r));
@@ -297,7 +172,7 @@ public final class RegistrySync implements AutoCloseable {
   public Map<String, RegistryEntry> serialWalk() {
     var walk = new TargetClaims();
     var targets = new LinkedHashSet<String>();
-    for (var key : allConfigKeys()) {
+    for (var key : cluster.configKeys()) {
       targets.addAll(walk.update(key, compile(key)));
     }
     var entries = new HashMap<String, RegistryEntry>();
@@ -309,7 +184,7 @@ public final class RegistrySync implements AutoCloseable {
 
   /** Starts applying changes as they arrive. */
   public void startWatching() {
-    started = true;
+    cluster.deliver();
     worker = Thread.ofPlatform().name("versio-registry-sync").daemon().start(this::work);
     enqueueAll(); // anything that changed between the initial sync and now
   }
@@ -417,13 +292,10 @@ public final class RegistrySync implements AutoCloseable {
    * URL starts with the server's {@code spec.url} (URL mode), or its Service is the server's.
    */
   private boolean namesThisServer(String target) {
-    HasMetadata definition = crds.getStore().getByKey(target);
-    if (definition == null && xrds != null) {
-      definition = xrds.getStore().getByKey(target);
-    }
+    var definition = cluster.anyDefinition(target);
     return definition != null
         && EndpointMatch.names(
-            servers.getStore().getByKey(serverName),
+            cluster.server(serverName),
             SERIALIZATION.convertValue(definition, com.fasterxml.jackson.databind.JsonNode.class));
   }
 
@@ -431,144 +303,16 @@ public final class RegistrySync implements AutoCloseable {
    * What this replica should hold for one config, or empty when it is gone or assigned elsewhere.
    */
   private Optional<RegistryEntry> entryFor(ConfigKey key) {
-    return compile(key, claims.entryOf(key));
+    return compilation.entryFor(key, claims.entryOf(key));
   }
 
   /** Compiles {@code key} afresh (the initial sync and its serial equivalent). */
   private Optional<RegistryEntry> compile(ConfigKey key) {
-    return compile(key, Optional.empty());
-  }
-
-  /**
-   * What this replica should hold for one config; {@code previous} is reused without compiling when
-   * neither the config's nor the target's generation changed since it was compiled.
-   */
-  private Optional<RegistryEntry> compile(ConfigKey key, Optional<RegistryEntry> previous) {
-    HasMetadata config =
-        key.xrd()
-            ? xrdConfigs.getStore().getByKey(key.name())
-            : crdConfigs.getStore().getByKey(key.name());
-    if (config == null || config.getMetadata().getDeletionTimestamp() != null) {
-      return Optional.empty();
-    }
-    ConversionConfigSpec spec =
-        config instanceof XRDConversionConfig x
-            ? x.getSpec()
-            : ((CRDConversionConfig) config).getSpec();
-    if (spec == null || spec.targetName() == null) {
-      return Optional.empty();
-    }
-    var target = spec.targetName();
-    var serverViews = servers.getStore().list().stream().map(ServerView::of).toList();
-    var assignment =
-        AssignmentResolver.resolve(
-            spec.webhookServerRef == null ? null : spec.webhookServerRef.name, target, serverViews);
-    if (!assignment.isTo(serverName)) {
-      return Optional.empty();
-    }
-    long started = System.nanoTime();
-    var xrdInformer = xrds;
-    HasMetadata live =
-        key.xrd()
-            ? xrdInformer == null ? null : xrdInformer.getStore().getByKey(target)
-            : crds.getStore().getByKey(target);
-    String definition = live == null ? null : Serialization.asJson(live);
-    // the plan depends on the config's spec and the target's schema: both generations name it
-    var planHash =
-        "gen="
-            + (live == null ? "none" : live.getMetadata().getGeneration())
-            + "/"
-            + config.getMetadata().getGeneration();
-    if (previous.isPresent()
-        && previous.get().target().equals(target)
-        && previous.get().servable()
-        && previous.get().lastError() == null
-        && planHash.equals(previous.get().planHash())) {
-      return previous; // nothing it was compiled from has changed: no recompile
-    }
-    if (definition == null) {
-      var reason = key.xrd() ? "XRDNotFound" : "CRDNotFound";
-      metrics.compile(target, "error", reason, System.nanoTime() - started);
-      return Optional.of(
-          failed(
-              target,
-              key,
-              (key.xrd() ? "XRD " : "CRD ")
-                  + target
-                  + " not found"
-                  + (key.xrd() && xrdInformer == null
-                      ? " (the Crossplane XRD API is not installed)"
-                      : "")));
-    }
-    var outcome = compiler.compile(spec, definition, key.xrd());
-    return switch (outcome) {
-      case TargetCompiler.Outcome.Compiled c -> {
-        metrics.compile(target, "success", null, System.nanoTime() - started);
-        yield Optional.of(
-            new RegistryEntry(
-                target,
-                Optional.of(c.router()),
-                key.toString(),
-                planHash,
-                clock.instant(),
-                null,
-                null));
-      }
-      case TargetCompiler.Outcome.Failed f -> {
-        metrics.compile(target, "error", f.reason(), System.nanoTime() - started);
-        LOG.warn(
-            "{} for target {} does not compile ({}): {}; keeping any previous plan",
-            key,
-            target,
-            f.reason(),
-            f.message());
-        yield Optional.of(failed(target, key, f.message()));
-      }
-    };
-  }
-
-  private RegistryEntry failed(String target, ConfigKey key, String message) {
-    var previous = registry.get(target);
-    return previous
-        .map(
-            p ->
-                new RegistryEntry(
-                    target,
-                    p.router(),
-                    key.toString(),
-                    p.planHash(),
-                    p.compiledAt(),
-                    message,
-                    clock.instant()))
-        .orElseGet(
-            () ->
-                new RegistryEntry(
-                    target,
-                    Optional.empty(),
-                    key.toString(),
-                    null,
-                    null,
-                    message,
-                    clock.instant()));
-  }
-
-  private List<ConfigKey> allConfigKeys() {
-    var keys = new ArrayList<ConfigKey>();
-    crdConfigs.getStore().listKeys().stream()
-        .sorted()
-        .forEach(k -> keys.add(new ConfigKey(false, k)));
-    xrdConfigs.getStore().listKeys().stream()
-        .sorted()
-        .forEach(k -> keys.add(new ConfigKey(true, k)));
-    return keys;
-  }
-
-  private void onConfig(HasMetadata config) {
-    queue.add(new ConfigKey(config instanceof XRDConversionConfig, config.getMetadata().getName()));
+    return compilation.entryFor(key, Optional.empty());
   }
 
   private void enqueueAll() {
-    var keys = new LinkedHashSet<>(allConfigKeys());
+    var keys = new LinkedHashSet<>(cluster.configKeys());
     keys.addAll(claims.keys());
     queue.addAll(keys);
   }
@@ -580,15 +324,8 @@ public final class RegistrySync implements AutoCloseable {
     if (release != null) {
       queue.add(release.key());
     }
-    for (var key : allConfigKeys()) {
-      HasMetadata config =
-          key.xrd()
-              ? xrdConfigs.getStore().getByKey(key.name())
-              : crdConfigs.getStore().getByKey(key.name());
-      ConversionConfigSpec spec =
-          config instanceof XRDConversionConfig x
-              ? x.getSpec()
-              : config instanceof CRDConversionConfig c ? c.getSpec() : null;
+    for (var key : cluster.configKeys()) {
+      var spec = SyncInformers.specOf(cluster.config(key));
       if (spec != null && target.equals(spec.targetName())) {
         queue.add(key);
       }
@@ -601,6 +338,6 @@ public final class RegistrySync implements AutoCloseable {
     if (worker != null) {
       worker.interrupt();
     }
-    informers.forEach(SharedIndexInformer::close);
+    cluster.close();
   }
 }

@@ -1,0 +1,146 @@
+package dev.versio.webhook.sync;
+
+import dev.versio.api.assign.AssignmentResolver;
+import dev.versio.webhook.metrics.WebhookMetrics;
+import dev.versio.webhook.registry.Registry;
+import dev.versio.webhook.registry.RegistryEntry;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.time.Clock;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decides what one replica should hold for one config: nothing when the config is gone or the
+ * shared resolver assigns its target to another server; otherwise the config compiled against the
+ * live target definition — or the previous result, untouched, when neither the config's nor the
+ * target's generation changed since. A config that does not compile yields an entry with the error
+ * that keeps any working plan of its target.
+ */
+final class ConfigCompilation {
+  private static final Logger LOG = LoggerFactory.getLogger(ConfigCompilation.class);
+
+  private final SyncInformers cluster;
+  private final String serverName;
+  private final Registry registry;
+  private final WebhookMetrics metrics;
+  private final Clock clock;
+  private final TargetCompiler compiler = new TargetCompiler();
+
+  ConfigCompilation(
+      SyncInformers cluster,
+      String serverName,
+      Registry registry,
+      WebhookMetrics metrics,
+      Clock clock) {
+    this.cluster = cluster;
+    this.serverName = serverName;
+    this.registry = registry;
+    this.metrics = metrics;
+    this.clock = clock;
+  }
+
+  /**
+   * What this replica should hold for {@code key}; {@code previous} (what it was compiled to last)
+   * is returned as it is when nothing it was compiled from has changed.
+   */
+  Optional<RegistryEntry> entryFor(ConfigKey key, Optional<RegistryEntry> previous) {
+    var config = cluster.config(key);
+    if (config == null || config.getMetadata().getDeletionTimestamp() != null) {
+      return Optional.empty();
+    }
+    var spec = SyncInformers.specOf(config);
+    if (spec == null || spec.targetName() == null) {
+      return Optional.empty();
+    }
+    var target = spec.targetName();
+    var assignment =
+        AssignmentResolver.resolve(
+            spec.webhookServerRef == null ? null : spec.webhookServerRef.name,
+            target,
+            cluster.serverViews());
+    if (!assignment.isTo(serverName)) {
+      return Optional.empty();
+    }
+    long started = System.nanoTime();
+    var live = cluster.definition(target, key.xrd());
+    // the plan depends on the config's spec and the target's schema: both generations name it
+    var planHash =
+        "gen="
+            + (live == null ? "none" : live.getMetadata().getGeneration())
+            + "/"
+            + config.getMetadata().getGeneration();
+    if (previous.isPresent()
+        && previous.get().target().equals(target)
+        && previous.get().servable()
+        && previous.get().lastError() == null
+        && planHash.equals(previous.get().planHash())) {
+      return previous; // nothing it was compiled from has changed: no recompile
+    }
+    if (live == null) {
+      var reason = key.xrd() ? "XRDNotFound" : "CRDNotFound";
+      metrics.compile(target, "error", reason, System.nanoTime() - started);
+      return Optional.of(
+          failed(
+              target,
+              key,
+              (key.xrd() ? "XRD " : "CRD ")
+                  + target
+                  + " not found"
+                  + (key.xrd() && !cluster.watchingXrds()
+                      ? " (the Crossplane XRD API is not installed)"
+                      : "")));
+    }
+    var outcome = compiler.compile(spec, Serialization.asJson(live), key.xrd());
+    return switch (outcome) {
+      case TargetCompiler.Outcome.Compiled c -> {
+        metrics.compile(target, "success", null, System.nanoTime() - started);
+        yield Optional.of(
+            new RegistryEntry(
+                target,
+                Optional.of(c.router()),
+                key.toString(),
+                planHash,
+                clock.instant(),
+                null,
+                null));
+      }
+      case TargetCompiler.Outcome.Failed f -> {
+        metrics.compile(target, "error", f.reason(), System.nanoTime() - started);
+        LOG.warn(
+            "{} for target {} does not compile ({}): {}; keeping any previous plan",
+            key,
+            target,
+            f.reason(),
+            f.message());
+        yield Optional.of(failed(target, key, f.message()));
+      }
+    };
+  }
+
+  /** An entry carrying {@code message}, with the target's working plan if it has one. */
+  private RegistryEntry failed(String target, ConfigKey key, String message) {
+    return registry
+        .get(target)
+        .map(
+            p ->
+                new RegistryEntry(
+                    target,
+                    p.router(),
+                    key.toString(),
+                    p.planHash(),
+                    p.compiledAt(),
+                    message,
+                    clock.instant()))
+        .orElseGet(
+            () ->
+                new RegistryEntry(
+                    target,
+                    Optional.empty(),
+                    key.toString(),
+                    null,
+                    null,
+                    message,
+                    clock.instant()));
+  }
+}

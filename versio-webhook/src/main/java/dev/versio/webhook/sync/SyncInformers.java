@@ -1,0 +1,271 @@
+package dev.versio.webhook.sync;
+
+import dev.versio.api.assign.ServerView;
+import dev.versio.api.config.CRDConversionConfig;
+import dev.versio.api.config.ConversionConfigSpec;
+import dev.versio.api.config.XRDConversionConfig;
+import dev.versio.api.server.ConversionWebhookServer;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a replica watches, and nothing else: informers on both config kinds (optionally
+ * label-selected), servers, CRDs, and XRDs once Crossplane's API exists (also when it appears
+ * later), with read access to their caches. Events reach the {@link Listener} only after {@link
+ * #deliver()}, i.e. once the initial sync has read the caches.
+ */
+final class SyncInformers implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(SyncInformers.class);
+  static final String XRD_CRD = "compositeresourcedefinitions.apiextensions.crossplane.io";
+
+  /** What a change in the cluster asks the sync to look at again. */
+  interface Listener {
+    void configChanged(ConfigKey key);
+
+    /** A server changed: assignment may differ for any config. */
+    void serversChanged();
+
+    /** A CRD or XRD named {@code target} changed. */
+    void targetChanged(String target);
+
+    /** Crossplane's XRD API appeared and its cache is filled: every config is worth a look. */
+    void xrdApiAppeared();
+  }
+
+  private final KubernetesClient client;
+  private final String configSelector;
+  private final Listener listener;
+  private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+  private SharedIndexInformer<CRDConversionConfig> crdConfigs;
+  private SharedIndexInformer<XRDConversionConfig> xrdConfigs;
+  private SharedIndexInformer<ConversionWebhookServer> servers;
+  private SharedIndexInformer<CustomResourceDefinition> crds;
+  private volatile SharedIndexInformer<GenericKubernetesResource> xrds;
+  private volatile boolean delivering;
+
+  SyncInformers(KubernetesClient client, String configSelector, Listener listener) {
+    this.client = client;
+    this.configSelector = configSelector;
+    this.listener = listener;
+  }
+
+  /** Creates and starts the informers (once); they retry listing until it succeeds. */
+  synchronized void start() {
+    if (!informers.isEmpty()) {
+      return;
+    }
+    var crdConfigApi = client.resources(CRDConversionConfig.class);
+    var xrdConfigApi = client.resources(XRDConversionConfig.class);
+    crdConfigs =
+        informer(
+            configSelector == null
+                ? crdConfigApi.runnableInformer(0)
+                : crdConfigApi.withLabelSelector(configSelector).runnableInformer(0),
+            c -> listener.configChanged(new ConfigKey(false, c.getMetadata().getName())));
+    xrdConfigs =
+        informer(
+            configSelector == null
+                ? xrdConfigApi.runnableInformer(0)
+                : xrdConfigApi.withLabelSelector(configSelector).runnableInformer(0),
+            c -> listener.configChanged(new ConfigKey(true, c.getMetadata().getName())));
+    servers =
+        informer(
+            client.resources(ConversionWebhookServer.class).runnableInformer(0),
+            s -> listener.serversChanged());
+    crds =
+        informer(
+            client.apiextensions().v1().customResourceDefinitions().runnableInformer(0),
+            crd -> {
+              if (XRD_CRD.equals(crd.getMetadata().getName()) && xrds == null) {
+                startXrdInformerLater(); // Crossplane was installed after this replica started
+              }
+              listener.targetChanged(crd.getMetadata().getName());
+            });
+    if (xrdApiInstalled()) {
+      xrds = xrdInformer();
+    }
+    for (var informer : informers) {
+      // keep retrying a failed list or watch (e.g. missing RBAC) instead of giving up
+      informer.exceptionHandler(
+          (started, error) -> {
+            LOG.warn(
+                "watching {} failed, retrying: {}",
+                informer.getApiTypeClass().getSimpleName(),
+                error.getMessage());
+            return true;
+          });
+      informer.start();
+    }
+  }
+
+  /** From now on, changes reach the listener. */
+  void deliver() {
+    delivering = true;
+  }
+
+  /** Waits until every informer cache is filled; false when {@code timeout} passed first. */
+  boolean awaitSynced(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (var informer : informers) {
+      while (!informer.hasSynced()) {
+        if (System.nanoTime() > deadline) {
+          return false;
+        }
+        Thread.sleep(20); // waiting for an external cache, not for test logic
+      }
+    }
+    return true;
+  }
+
+  /** The config behind {@code key}, or null when it is not (or no longer) in the cache. */
+  HasMetadata config(ConfigKey key) {
+    return key.xrd()
+        ? xrdConfigs.getStore().getByKey(key.name())
+        : crdConfigs.getStore().getByKey(key.name());
+  }
+
+  /** The spec of {@code config}, whichever kind it is (null for null). */
+  static ConversionConfigSpec specOf(HasMetadata config) {
+    return switch (config) {
+      case XRDConversionConfig x -> x.getSpec();
+      case CRDConversionConfig c -> c.getSpec();
+      case null, default -> null;
+    };
+  }
+
+  /** Every config in the caches, CRD configs first, each kind sorted by name. */
+  List<ConfigKey> configKeys() {
+    var keys = new ArrayList<ConfigKey>();
+    crdConfigs.getStore().listKeys().stream()
+        .sorted()
+        .forEach(k -> keys.add(new ConfigKey(false, k)));
+    xrdConfigs.getStore().listKeys().stream()
+        .sorted()
+        .forEach(k -> keys.add(new ConfigKey(true, k)));
+    return keys;
+  }
+
+  /** What the shared resolver needs to know about every server. */
+  List<ServerView> serverViews() {
+    return servers.getStore().list().stream().map(ServerView::of).toList();
+  }
+
+  ConversionWebhookServer server(String name) {
+    return servers.getStore().getByKey(name);
+  }
+
+  /**
+   * The live target definition: the CRD (for a CRD config) or the XRD (for an XRD config), or null
+   * when it does not exist or the XRD API is not watched.
+   */
+  HasMetadata definition(String target, boolean xrd) {
+    if (!xrd) {
+      return crds.getStore().getByKey(target);
+    }
+    var xrdInformer = xrds;
+    return xrdInformer == null ? null : xrdInformer.getStore().getByKey(target);
+  }
+
+  /** The CRD or else the XRD named {@code target}, or null. */
+  HasMetadata anyDefinition(String target) {
+    var definition = definition(target, false);
+    return definition != null ? definition : definition(target, true);
+  }
+
+  /** Whether XRDs are watched (Crossplane's API is installed). */
+  boolean watchingXrds() {
+    return xrds != null;
+  }
+
+  private SharedIndexInformer<GenericKubernetesResource> xrdInformer() {
+    return informer(
+        client
+            .genericKubernetesResources(
+                "apiextensions.crossplane.io/v2", "CompositeResourceDefinition")
+            .runnableInformer(0),
+        xrd -> listener.targetChanged(xrd.getMetadata().getName()));
+  }
+
+  /** Starts watching XRDs once their API appears, then tells the listener. */
+  private synchronized void startXrdInformerLater() {
+    if (xrds != null) {
+      return;
+    }
+    var informer = xrdInformer();
+    informer.exceptionHandler(
+        (started, error) -> {
+          LOG.warn("watching XRDs failed, retrying: {}", error.getMessage());
+          return true;
+        });
+    informer.start();
+    xrds = informer;
+    LOG.info("Crossplane's XRD API appeared: watching CompositeResourceDefinitions");
+    Thread.ofVirtual()
+        .name("versio-xrd-sync")
+        .start(
+            () -> {
+              while (!informer.hasSynced() && !Thread.currentThread().isInterrupted()) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50)); // an external cache
+              }
+              listener.xrdApiAppeared();
+            });
+  }
+
+  private boolean xrdApiInstalled() {
+    try {
+      return client.apiextensions().v1().customResourceDefinitions().withName(XRD_CRD).get()
+          != null;
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "cannot tell whether Crossplane's XRD API is installed ({}); XRD configs are not served",
+          e.getMessage());
+      return false;
+    }
+  }
+
+  private <T extends HasMetadata> SharedIndexInformer<T> informer(
+      SharedIndexInformer<T> informer, Consumer<T> onChange) {
+    informer.addEventHandler(
+        new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(T obj) {
+            if (delivering) {
+              onChange.accept(obj);
+            }
+          }
+
+          @Override
+          public void onUpdate(T oldObj, T newObj) {
+            if (delivering) {
+              onChange.accept(newObj);
+            }
+          }
+
+          @Override
+          public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+            if (delivering) {
+              onChange.accept(obj);
+            }
+          }
+        });
+    informers.add(informer);
+    return informer;
+  }
+
+  @Override
+  public void close() {
+    informers.forEach(SharedIndexInformer::close);
+  }
+}
