@@ -33,5 +33,5 @@ mvn -B -Dstyle.color=never -q -DskipTests -Dspotless.check.skip=true -pl versio-
   >"$log" 2>&1 || { tail -n 30 "$log" >&2; exit 2; }
 cp="versio-bench/target/classes:$(cat versio-bench/target/classpath.txt)"
 exec "$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED \
-  -Xmx2g -Dbench.commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+  -Xmx2g -Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener -Dbench.commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
   -cp "$cp" dev.versio.bench.operator.OperatorScale "$@"

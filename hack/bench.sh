@@ -20,7 +20,8 @@ mvn -B -Dstyle.color=never -q -DskipTests -Dspotless.check.skip=true -pl versio-
 mvn -B -Dstyle.color=never -q -pl versio-bench dependency:build-classpath -Dmdep.outputFile=target/classpath.txt >>"$log" 2>&1 \
   || { tail -n 30 "$log" >&2; exit 2; }
 cp="versio-bench/target/classes:$(cat versio-bench/target/classpath.txt)"
-java=("$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED)
+java=("$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED
+  -Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener)
 if [ "${1:-}" = "--review-load" ]; then
   shift
   exec "${java[@]}" -Xmx1g -Dversio.examples=examples -cp "$cp" dev.versio.bench.webhook.ReviewLoad "$@"

@@ -2,12 +2,12 @@
 # Moves conversion targets between two webhook servers (two replica processes each) under sustained
 # reads and writes, on a control plane of its own, and fails if any request failed or returned a
 # wrong value, or any move was not verified. Arguments go to the harness, e.g.:
-#   hack/moves-under-load.sh                                   # 10 min at 200 req/s (docs/ha.md)
-#   hack/moves-under-load.sh --duration 0s --rate 110 --dwell 3s   # one cycle, as in CI
-#   hack/moves-under-load.sh --duration 0s --no-handover-gate   # negative control: gate bypassed
-#   hack/moves-under-load.sh --duration 0s --drain 0s           # negative control: no drain
+#   hack/moves-under-load.sh                                      # 10 min at 200 req/s (docs/ha.md)
+#   hack/moves-under-load.sh --duration 0s --rate 110 --dwell 3s  # one cycle, as in CI
+#   hack/moves-under-load.sh --duration 0s --no-handover-gate     # negative control: gate bypassed
+#   hack/moves-under-load.sh --duration 0s --drain 0s             # negative control: no drain
 # Flags: --duration D (0s = one cycle) --rate R --drain D --no-handover-gate --replicas N
-#        --per-type N --dwell D --pause D --out FILE.json
+#        --per-type N --warm-up D --dwell D --pause D --out FILE.json
 set -Eeuo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -16,10 +16,23 @@ hack/control-plane.sh >&2
 log=versio-bench/target/moves-build.log
 mkdir -p versio-bench/target
 echo "building the harness..." >&2
-mvn -B -Dstyle.color=never -q -DskipTests -Dspotless.check.skip=true -pl versio-bench -am install >"$log" 2>&1 \
-  || { tail -n 30 "$log" >&2; exit 2; }
-mvn -B -Dstyle.color=never -q -pl versio-bench dependency:build-classpath -Dmdep.outputFile=target/classpath.txt >>"$log" 2>&1 \
-  || { tail -n 30 "$log" >&2; exit 2; }
-cp="versio-bench/target/classes:$(cat versio-bench/target/classpath.txt)"
-exec "$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED \
-  -Xmx1g -cp "$cp" dev.versio.bench.handover.MovesUnderLoad "$@"
+# package within one reactor (no install): the classpath points at the modules' own target/ jars
+mvn -B -Dstyle.color=never -q -DskipTests -Dspotless.check.skip=true -pl versio-bench -am package \
+  dependency:build-classpath -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime \
+  >"$log" 2>&1 || { tail -n 30 "$log" >&2; exit 2; }
+# a run takes minutes and starts JVMs along the way: give it a copy of Versio's own jars, so that a
+# build meanwhile cannot change the classes under it
+snapshot=$(mktemp -d "${TMPDIR:-/tmp}/versio-moves-classpath.XXXXXX")
+trap 'rm -rf "$snapshot"' EXIT
+cp -r versio-bench/target/classes "$snapshot/bench-classes"
+cp="$snapshot/bench-classes"
+IFS=: read -r -a entries < versio-bench/target/classpath.txt || true  # no newline at its end
+for entry in "${entries[@]}"; do
+  case "$entry" in
+    "$root"/*) cp "$entry" "$snapshot/" && cp="$cp:$snapshot/$(basename "$entry")" ;;
+    *) cp="$cp:$entry" ;;
+  esac
+done
+"$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED \
+  -Xmx1g -Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener \
+  -cp "$cp" dev.versio.bench.handover.MovesUnderLoad "$@"

@@ -83,6 +83,8 @@ public final class MovesUnderLoad {
    * @param handoverGate whether the operator's handover gate is on
    * @param replicas replica processes per server
    * @param perType Widgets per CRD
+   * @param warmUp how long traffic runs before the first step; latencies of that time are not
+   *     counted (failures are)
    * @param dwell how long traffic runs between steps
    * @param pause how long the destination's replicas stay stopped on the steps that stop them
    */
@@ -93,6 +95,7 @@ public final class MovesUnderLoad {
       boolean handoverGate,
       int replicas,
       int perType,
+      Duration warmUp,
       Duration dwell,
       Duration pause) {
     public static Settings ci() {
@@ -103,6 +106,7 @@ public final class MovesUnderLoad {
           true,
           2,
           2,
+          Duration.ofSeconds(10),
           Duration.ofSeconds(3),
           Duration.ofSeconds(3));
     }
@@ -115,6 +119,7 @@ public final class MovesUnderLoad {
   public record Step(
       int cycle,
       String name,
+      double startSecond,
       List<ExpectedMove> expected,
       List<MoveLedger.Move> observed,
       double secondsToRepoint,
@@ -241,7 +246,12 @@ public final class MovesUnderLoad {
                 settings.rate(),
                 16)) {
           traffic.start();
-          say("traffic: %.0f requests/s (reads and writes at v1, stored as v2)", settings.rate());
+          say(
+              "traffic: %.0f requests/s (reads and writes at v1, stored as v2); %d s of warm-up"
+                  + " before the first move (its latencies are not counted, its failures are)",
+              settings.rate(), settings.warmUp().toSeconds());
+          Thread.sleep(settings.warmUp().toMillis()); // cold JVMs: let the traffic settle first
+          traffic.resetLatencies();
           var steps = new ArrayList<Step>();
           String rejection = null;
           Map<String, String> bothInPool = null;
@@ -254,7 +264,7 @@ public final class MovesUnderLoad {
                 rejection = probeAdmission();
                 continue;
               }
-              steps.add(runStep(cycle, step, moves));
+              steps.add(runStep(cycle, step, moves, traffic));
               if (step.name().equals("beta joins the pool (grow)") && bothInPool == null) {
                 bothInPool = intent.placement();
               }
@@ -387,7 +397,9 @@ public final class MovesUnderLoad {
     return plans;
   }
 
-  private Step runStep(int cycle, Plan plan, MoveLedger moves) throws InterruptedException {
+  private Step runStep(int cycle, Plan plan, MoveLedger moves, WidgetTraffic traffic)
+      throws InterruptedException {
+    double at = traffic.elapsedSeconds();
     var before = intent.placement();
     var next = plan.change().apply(intent);
     var after = next.placement();
@@ -440,14 +452,15 @@ public final class MovesUnderLoad {
       problems.add("cycle " + cycle + ", " + plan.name() + ": " + problem);
     }
     say(
-        "cycle %d · %-32s %d move(s)%s in %.1f s%s",
+        "t=%5.0f s  cycle %d · %-32s %d move(s)%s in %.1f s%s",
+        at,
         cycle,
         plan.name(),
         observed.size(),
         pause ? " (destination stopped " + settings.pause().toSeconds() + " s)" : "",
         seconds,
         problem == null ? "" : "  PROBLEM: " + problem);
-    return new Step(cycle, plan.name(), expected, observed, seconds, pause, problem);
+    return new Step(cycle, plan.name(), at, expected, observed, seconds, pause, problem);
   }
 
   private static String compare(List<ExpectedMove> expected, List<MoveLedger.Move> observed) {
@@ -632,7 +645,14 @@ public final class MovesUnderLoad {
     t.failureCauses().forEach((cause, n) -> say("  %6d × %s", n, cause));
     t.incidents().stream()
         .limit(10)
-        .forEach(i -> say("  %s %s %s: %s", i.at(), i.kind(), i.object(), i.what()));
+        .forEach(i -> say("  t=%.1f s %s %s: %s", i.second(), i.kind(), i.object(), i.what()));
+    if (!t.slowSeconds().isEmpty()) {
+      say(
+          "seconds with requests over 1 s (t: count, max ms): %s",
+          t.slowSeconds().stream()
+              .map(x -> x.second() + ": " + x.requests() + ", " + x.maxMillis())
+              .collect(java.util.stream.Collectors.joining("; ")));
+    }
     say(
         "reviews per replica: %s; connections per replica: %s",
         report.reviewsPerReplica(), report.connectionsPerReplica());
@@ -668,9 +688,9 @@ public final class MovesUnderLoad {
 
   /**
    * {@code MovesUnderLoad [--duration 10m] [--rate 200] [--drain 30s] [--no-handover-gate]
-   * [--replicas 2] [--dwell 15s] [--pause 3s] [--out FILE.json]}: starts its own control plane,
-   * runs cycles for the duration, prints the report, writes it as JSON, and exits 0 only when
-   * nothing failed.
+   * [--replicas 2] [--per-type 2] [--warm-up 20s] [--dwell 15s] [--pause 3s] [--out FILE.json]}:
+   * starts its own control plane, runs cycles for the duration, prints the report, writes it as
+   * JSON, and exits 0 only when nothing failed.
    */
   public static void main(String[] args) throws Exception {
     var flags = new LinkedHashMap<String, String>();
@@ -695,7 +715,8 @@ public final class MovesUnderLoad {
             "dwell",
             "pause",
             "out",
-            "per-type");
+            "per-type",
+            "warm-up");
     for (var name : flags.keySet()) {
       if (!known.contains(name)) {
         System.err.println("unknown flag --" + name + "; known: " + new TreeSet<>(known));
@@ -710,6 +731,7 @@ public final class MovesUnderLoad {
             !flags.containsKey("no-handover-gate"),
             Integer.parseInt(flags.getOrDefault("replicas", "2")),
             Integer.parseInt(flags.getOrDefault("per-type", "2")),
+            dev.versio.cli.Durations.parse(flags.getOrDefault("warm-up", "20s")),
             dev.versio.cli.Durations.parse(flags.getOrDefault("dwell", "15s")),
             dev.versio.cli.Durations.parse(flags.getOrDefault("pause", "3s")));
     var workDir = Files.createTempDirectory("versio-moves-");

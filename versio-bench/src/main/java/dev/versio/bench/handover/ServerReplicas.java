@@ -54,6 +54,7 @@ final class ServerReplicas implements AutoCloseable {
       throws IOException {
     var replicas = new ArrayList<Replica>();
     LoopbackBalancer balancer = null;
+    boolean ok = false;
     try {
       for (int i = 0; i < count; i++) {
         var pod = server + "-" + i;
@@ -99,13 +100,16 @@ final class ServerReplicas implements AutoCloseable {
         awaitReady(replica);
       }
       balancer = LoopbackBalancer.start(replicas.stream().map(Replica::conversionPort).toList());
-      return new ServerReplicas(server, replicas, balancer);
-    } catch (IOException | RuntimeException e) {
-      replicas.forEach(r -> r.process().stop(Duration.ofSeconds(5)));
-      if (balancer != null) {
-        balancer.close();
+      var started = new ServerReplicas(server, replicas, balancer);
+      ok = true;
+      return started;
+    } finally {
+      if (!ok) { // whatever went wrong, errors included: no replica outlives a failed start
+        replicas.forEach(r -> r.process().stop(Duration.ofSeconds(5)));
+        if (balancer != null) {
+          balancer.close();
+        }
       }
-      throw e;
     }
   }
 

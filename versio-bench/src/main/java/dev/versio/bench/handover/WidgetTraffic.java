@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -49,8 +48,16 @@ final class WidgetTraffic implements AutoCloseable {
     }
   }
 
+  /** A second of the run (from its start) in which {@code requests} took over a second. */
+  record SlowSecond(long second, long requests, long maxMillis) {}
+
+  /** Seconds since the traffic started. */
+  double elapsedSeconds() {
+    return (System.nanoTime() - startedNanos) / 1e9;
+  }
+
   /** A failed or wrong request, kept for the report. */
-  record Incident(Instant at, String kind, String object, String what) {}
+  record Incident(double second, String kind, String object, String what) {}
 
   private static final int MAX_INCIDENTS = 200;
 
@@ -68,6 +75,8 @@ final class WidgetTraffic implements AutoCloseable {
   private final AtomicLong failed = new AtomicLong();
   private final AtomicLong wrong = new AtomicLong();
   private final AtomicLong scheduled = new AtomicLong();
+  private final java.util.concurrent.atomic.AtomicInteger inFlight =
+      new java.util.concurrent.atomic.AtomicInteger();
   private final Map<String, AtomicLong> causes = new ConcurrentHashMap<>();
   private final ConcurrentLinkedQueue<Incident> incidents = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<long[]> latencies = new ConcurrentLinkedQueue<>();
@@ -171,17 +180,25 @@ final class WidgetTraffic implements AutoCloseable {
     scheduler.shutdownNow();
     stoppedNanos = System.nanoTime();
     long deadline = System.nanoTime() + grace.toNanos();
-    while (!tickets.isEmpty() && System.nanoTime() < deadline) {
+    while ((!tickets.isEmpty() || inFlight.get() > 0) && System.nanoTime() < deadline) {
       Thread.sleep(50); // waiting for other threads' requests to finish
     }
     running = false;
-    unfinished = tickets.size();
+    unfinished = tickets.size() + inFlight.get();
     tickets.clear();
     for (var worker : workers) {
-      worker.interrupt();
+      worker.interrupt(); // only idle ones are left, waiting for a ticket
       worker.join(grace.toMillis() + 15_000);
     }
     return result();
+  }
+
+  /**
+   * Forgets the latencies so far (a warm-up); requests, failures and wrong values keep counting
+   * from the start.
+   */
+  void resetLatencies() {
+    latencies.clear();
   }
 
   private void work() {
@@ -193,9 +210,11 @@ final class WidgetTraffic implements AutoCloseable {
         return;
       }
       Widget widget;
+      inFlight.incrementAndGet();
       try {
         widget = idle.take();
       } catch (InterruptedException e) {
+        inFlight.decrementAndGet();
         tickets.add(ticket);
         return;
       }
@@ -207,8 +226,10 @@ final class WidgetTraffic implements AutoCloseable {
         }
         widget.writeNext = !widget.writeNext;
       } finally {
-        latencies.add(new long[] {System.nanoTime() - ticket});
+        long now = System.nanoTime();
+        latencies.add(new long[] {now - ticket, now - startedNanos});
         idle.add(widget);
+        inFlight.decrementAndGet();
       }
       if (!running && tickets.isEmpty()) {
         return;
@@ -290,7 +311,7 @@ final class WidgetTraffic implements AutoCloseable {
 
   private void incident(Widget widget, String kind, String what) {
     if (incidents.size() < MAX_INCIDENTS) {
-      incidents.add(new Incident(Instant.now(), kind, widget.id(), what));
+      incidents.add(new Incident(elapsedSeconds(), kind, widget.id(), what));
     }
   }
 
@@ -312,6 +333,17 @@ final class WidgetTraffic implements AutoCloseable {
     double seconds = (end - startedNanos) / 1e9;
     long[] all = latencies.stream().mapToLong(l -> l[0]).toArray();
     Arrays.sort(all);
+    // seconds of the run (by completion) in which some request took more than a second
+    var slow = new TreeMap<Long, long[]>();
+    for (var l : latencies) {
+      if (l[0] > 1_000_000_000L) {
+        var bucket = slow.computeIfAbsent(l[1] / 1_000_000_000L, k -> new long[2]);
+        bucket[0]++;
+        bucket[1] = Math.max(bucket[1], l[0] / 1_000_000);
+      }
+    }
+    var slowSeconds = new ArrayList<SlowSecond>();
+    slow.forEach((second, b) -> slowSeconds.add(new SlowSecond(second, b[0], b[1])));
     return new Result(
         reads.get(),
         writes.get(),
@@ -325,6 +357,7 @@ final class WidgetTraffic implements AutoCloseable {
         percentile(all, 0.50),
         percentile(all, 0.99),
         all.length == 0 ? 0 : all[all.length - 1] / 1e6,
+        slowSeconds,
         new TreeMap<>(
             causes.entrySet().stream()
                 .collect(
@@ -357,6 +390,7 @@ final class WidgetTraffic implements AutoCloseable {
       double p50Millis,
       double p99Millis,
       double maxMillis,
+      List<SlowSecond> slowSeconds,
       Map<String, Long> failureCauses,
       List<Incident> incidents) {}
 

@@ -67,13 +67,18 @@ import java.util.function.IntConsumer;
  * one earlier start made the server Available), then the operator starts; timed from the start of
  * its JVM.
  *
+ * <p>{@code --pool-change} adds a last phase: a second server joins the sharding pool (the default
+ * joins it first, which moves nothing), with its own webhook server in this JVM publishing what it
+ * serves; timed from the new server's create until every target it wins points at it, each move
+ * through the operator's handover gate (counted by the reason of {@code HandoverReady}).
+ *
  * <p>A config that is not Applied within the timeout fails the run; a failed run is reported as
  * such and never counted as a time.
  *
  * <p>Usage: {@code OperatorScale <n> [--runs R] [--threads T] [--operator-xmx 512m]
- * [--operator-jvm-args "ARGS"] [--timeout-seconds S] [--cold] [--operator-jfr] [--out FILE]};
- * {@code --operator-jfr} records a JFR profile of the operator JVM next to the control plane's
- * logs.
+ * [--operator-jvm-args "ARGS"] [--timeout-seconds S] [--cold] [--operator-jfr] [--pool-change]
+ * [--out FILE]}; {@code --operator-jfr} records a JFR profile of the operator JVM next to the
+ * control plane's logs.
  */
 public final class OperatorScale {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -86,6 +91,7 @@ public final class OperatorScale {
   private final String operatorXmx;
   private final Duration timeout;
   private final boolean cold;
+  private final boolean poolChange;
   private final boolean jfr;
   private final List<String> operatorJvmArgs;
   private final Path out;
@@ -102,6 +108,7 @@ public final class OperatorScale {
             Long.parseLong(
                 flags.getOrDefault("timeout-seconds", String.valueOf(Math.max(180, n / 2)))));
     this.cold = flags.containsKey("cold");
+    this.poolChange = flags.containsKey("pool-change");
     this.jfr = flags.containsKey("operator-jfr");
     var jvmArgs = flags.getOrDefault("operator-jvm-args", "").trim();
     this.operatorJvmArgs = jvmArgs.isEmpty() ? List.of() : List.of(jvmArgs.split("\\s+"));
@@ -113,13 +120,14 @@ public final class OperatorScale {
       System.err.println(
           "usage: OperatorScale <n> [--runs R] [--threads T] [--operator-xmx 512m]"
               + " [--operator-jvm-args \"ARGS\"] [--timeout-seconds S] [--cold] [--operator-jfr]"
+              + " [--pool-change]"
               + " [--out FILE]");
       System.exit(2);
     }
     var flags = new LinkedHashMap<String, String>();
     for (int i = 1; i < args.length; i++) {
       var name = args[i].replaceFirst("^--", "");
-      if (name.equals("cold") || name.equals("operator-jfr")) {
+      if (name.equals("cold") || name.equals("operator-jfr") || name.equals("pool-change")) {
         flags.put(name, "true");
       } else {
         flags.put(name, args[++i]);
@@ -376,6 +384,12 @@ public final class OperatorScale {
           if (pointing != n) {
             return result.fail((n - pointing) + " CRDs do not point at the webhook server");
           }
+          if (poolChange) {
+            var failure = poolChange(cp, client, certDir, ca.material().certificateBase64());
+            if (failure != null) {
+              return result.fail(failure);
+            }
+          }
           return result;
         } finally {
           if (operator != null) {
@@ -385,6 +399,112 @@ public final class OperatorScale {
       } finally {
         webhookClient.close();
       }
+    }
+  }
+
+  /**
+   * A second server joins the pool; returns null when every target it wins was repointed to it in
+   * time, else why not.
+   */
+  private String poolChange(ControlPlane cp, KubernetesClient client, Path certDir, String caBundle)
+      throws Exception {
+    var joining = "pool-b";
+    client
+        .namespaces()
+        .resource(
+            new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                .withNewMetadata()
+                .withName("versio-system")
+                .endMetadata()
+                .build())
+        .serverSideApply();
+    var views =
+        List.of(
+            new dev.versio.api.assign.ServerView(ScaleFixtures.SERVER, true, true, 1),
+            new dev.versio.api.assign.ServerView(joining, false, true, 1));
+    var moving = new java.util.TreeSet<String>();
+    for (int i = 0; i < n; i++) {
+      if (dev.versio.api.assign.AssignmentResolver.resolve(null, ScaleFixtures.crdName(i), views)
+          .isTo(joining)) {
+        moving.add(ScaleFixtures.configName(i));
+      }
+    }
+    try (var joiningClient = cp.adminClient();
+        var server =
+            WebhookServer.start(
+                joiningClient,
+                new WebhookServerOptions(
+                    joining,
+                    certDir,
+                    "127.0.0.1",
+                    0,
+                    0,
+                    Duration.ofSeconds(5),
+                    WebhookServerOptions.DEFAULT_MAX_BODY_BYTES,
+                    2,
+                    null),
+                Clock.systemUTC(),
+                dev.versio.webhook.tracing.ReviewTracing.off(),
+                new dev.versio.webhook.served.ServedTargetsPublication(
+                    new dev.versio.webhook.served.ReplicaIdentity(
+                        joining + "-0", null, "versio-system"),
+                    Duration.ofSeconds(30)))) {
+      var url = "https://127.0.0.1:" + server.conversionPort();
+      client
+          .resources(dev.versio.api.server.ConversionWebhookServer.class)
+          .withName(ScaleFixtures.SERVER)
+          .edit(
+              s -> {
+                s.getSpec().sharding =
+                    new dev.versio.api.server.ConversionWebhookServerSpec.Sharding();
+                return s;
+              });
+      var pooled = dev.versio.testkit.fleet.Widgets.urlServer(joining, url, caBundle);
+      pooled.getSpec().sharding = new dev.versio.api.server.ConversionWebhookServerSpec.Sharding();
+      long start = System.nanoTime();
+      client.resource(pooled).create();
+      say(
+          "pool change: %s joins the pool of %s; %d of %d targets must move to it",
+          joining, ScaleFixtures.SERVER, moving.size(), n);
+      long deadline = start + timeout.toNanos();
+      var reasons = new java.util.TreeMap<String, Integer>();
+      int done = 0;
+      while (System.nanoTime() < deadline) {
+        reasons.clear();
+        done = 0;
+        for (var config :
+            client.resources(dev.versio.api.config.CRDConversionConfig.class).list().getItems()) {
+          var status = config.getStatus();
+          if (!moving.contains(config.getMetadata().getName())
+              || status == null
+              || status.webhookURL == null
+              || !status.webhookURL.startsWith(url + "/")
+              || !"Applied".equals(status.phase)) {
+            continue;
+          }
+          done++;
+          var reason =
+              status.conditions.stream()
+                  .filter(c -> "HandoverReady".equals(c.getType()))
+                  .map(c -> c.getStatus() + "/" + c.getReason())
+                  .findFirst()
+                  .orElse("(none)");
+          reasons.merge(reason, 1, Integer::sum);
+        }
+        if (done == moving.size()) {
+          break;
+        }
+        Thread.sleep(250); // polling the cluster
+      }
+      double seconds = seconds(System.nanoTime() - start);
+      say(
+          "pool change: %d of %d moved targets repointed %.2f s after %s was created; HandoverReady"
+              + " of the moved configs: %s",
+          done, moving.size(), seconds, joining, reasons);
+      if (done != moving.size()) {
+        return (moving.size() - done) + " moved targets not repointed in time";
+      }
+      return null;
     }
   }
 
