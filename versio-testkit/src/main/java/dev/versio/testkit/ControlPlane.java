@@ -1,6 +1,7 @@
 package dev.versio.testkit;
 
 import dev.versio.testkit.process.Folders;
+import dev.versio.testkit.process.LoopbackPorts;
 import dev.versio.testkit.process.ManagedProcess;
 import dev.versio.testkit.process.ProcessLedger;
 import dev.versio.testkit.process.Watchdog;
@@ -12,8 +13,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -139,9 +138,9 @@ public final class ControlPlane implements AutoCloseable {
           Files.writeString(
               certs.resolve("tokens.csv"), b.adminToken + ",admin,admin-uid,\"system:masters\"\n");
 
-      int etcdPort = freePort();
-      int etcdPeerPort = freePort();
-      int apiPort = freePort();
+      int etcdPort = LoopbackPorts.free();
+      int etcdPeerPort = LoopbackPorts.free();
+      int apiPort = LoopbackPorts.free();
       var etcdUrl = "http://127.0.0.1:" + etcdPort;
       b.etcd =
           ManagedProcess.start(
@@ -342,13 +341,6 @@ public final class ControlPlane implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return false;
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      socket.setReuseAddress(true);
-      return socket.getLocalPort();
     }
   }
 

@@ -16,6 +16,7 @@ import dev.versio.testkit.ControlPlane;
 import dev.versio.testkit.ControlPlaneAssets;
 import dev.versio.testkit.Crds;
 import dev.versio.testkit.fleet.Widgets;
+import dev.versio.testkit.process.LoopbackPorts;
 import dev.versio.testkit.process.ProcessLedger;
 import dev.versio.testkit.process.Watchdog;
 import dev.versio.testkit.tls.CertificateAuthority;
@@ -28,9 +29,6 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -209,7 +207,7 @@ public final class MovesUnderLoad {
       }
       applyServer(ALPHA, true, false);
       applyServer(BETA, false, false);
-      var admissionPort = freePort();
+      var admissionPort = LoopbackPorts.free();
       var options =
           OperatorOptions.defaults(NAMESPACE).toBuilder()
               .host("127.0.0.1")
@@ -674,14 +672,6 @@ public final class MovesUnderLoad {
   private void say(String format, Object... args) {
     out.println(String.format(java.util.Locale.ROOT, format, args));
     out.flush();
-  }
-
-  private static int freePort() {
-    try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("no free loopback port", e);
-    }
   }
 
   // ---- main ----

@@ -1,12 +1,11 @@
 package dev.versio.bench.handover;
 
 import dev.versio.cli.VersioCommand;
+import dev.versio.testkit.process.LoopbackPorts;
 import dev.versio.testkit.process.ManagedProcess;
 import dev.versio.testkit.process.ProcessLedger;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -58,10 +57,10 @@ final class ServerReplicas implements AutoCloseable {
     try {
       for (int i = 0; i < count; i++) {
         var pod = server + "-" + i;
-        int conversionPort = freePort();
-        int opsPort = freePort();
+        int conversionPort = LoopbackPorts.free();
+        int opsPort = LoopbackPorts.free();
         var command = new ArrayList<String>();
-        command.add(javaBinary());
+        command.add(ManagedProcess.currentJava());
         command.addAll(
             List.of(
                 "-Xmx256m",
@@ -232,21 +231,6 @@ final class ServerReplicas implements AutoCloseable {
     }
     throw new IllegalStateException(
         replica.pod() + " not ready after " + READY_TIMEOUT + "; log " + replica.process().log());
-  }
-
-  private static String javaBinary() {
-    return ProcessHandle.current()
-        .info()
-        .command()
-        .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-  }
-
-  private static int freePort() {
-    try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("no free loopback port", e);
-    }
   }
 
   @Override

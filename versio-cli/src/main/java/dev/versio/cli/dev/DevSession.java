@@ -10,6 +10,7 @@ import dev.versio.cli.VersioCommand;
 import dev.versio.testkit.ControlPlane;
 import dev.versio.testkit.ControlPlaneAssets;
 import dev.versio.testkit.Crds;
+import dev.versio.testkit.process.LoopbackPorts;
 import dev.versio.testkit.process.ManagedProcess;
 import dev.versio.testkit.process.ProcessLedger;
 import dev.versio.testkit.process.Watchdog;
@@ -27,8 +28,6 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -171,7 +170,8 @@ final class DevSession implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the webhook certificate to " + tlsDir, e);
     }
-    var endpoint = new WebhookEndpoint(freePort(), freePort(), tlsDir, caBundle);
+    var endpoint =
+        new WebhookEndpoint(LoopbackPorts.free(), LoopbackPorts.free(), tlsDir, caBundle);
     var server = new ConversionWebhookServer();
     server.setMetadata(new ObjectMetaBuilder().withName(SERVER).build());
     var spec = new ConversionWebhookServerSpec();
@@ -213,8 +213,8 @@ final class DevSession implements AutoCloseable {
 
   /** Starts {@code versio operator} with admission in URL mode; does not wait for it. */
   Child startOperator() {
-    int opsPort = freePort();
-    int admissionPort = freePort();
+    int opsPort = LoopbackPorts.free();
+    int admissionPort = LoopbackPorts.free();
     return startChild(
         "operator",
         opsPort,
@@ -238,7 +238,7 @@ final class DevSession implements AutoCloseable {
 
   private Child startChild(String name, int opsPort, List<String> args, Map<String, String> env) {
     var command = new ArrayList<String>();
-    command.add(javaBinary());
+    command.add(ManagedProcess.currentJava());
     command.addAll(
         List.of(
             "--sun-misc-unsafe-memory-access=allow",
@@ -657,22 +657,6 @@ final class DevSession implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new StopRequested();
-    }
-  }
-
-  private static String javaBinary() {
-    return ProcessHandle.current()
-        .info()
-        .command()
-        .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-  }
-
-  private static int freePort() {
-    try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      socket.setReuseAddress(true);
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("no free loopback port", e);
     }
   }
 

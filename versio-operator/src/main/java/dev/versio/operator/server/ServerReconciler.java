@@ -360,8 +360,7 @@ public final class ServerReconciler
                         ? " (this is the DEFAULT server: every config without webhookServerRef uses it)"
                         : "")
                     + ": "
-                    + String.join(", ", names.subList(0, Math.min(10, names.size())))
-                    + (names.size() > 10 ? " and " + (names.size() - 10) + " more" : "")
+                    + firstTen(names)
                     + ". Point them at another server first, or annotate the server "
                     + ALLOW_FORCE_DELETE
                     + "=\"true\" to delete it anyway";
@@ -409,11 +408,16 @@ public final class ServerReconciler
         + naming.size()
         + " target(s) still send their conversions to this server (a move away is not complete"
         + " yet): "
-        + String.join(", ", naming.subList(0, Math.min(10, naming.size())))
-        + (naming.size() > 10 ? " and " + (naming.size() - 10) + " more" : "")
+        + firstTen(naming)
         + ". Wait until their configs are Applied elsewhere, or annotate the server "
         + ALLOW_FORCE_DELETE
         + "=\"true\" to delete it anyway";
+  }
+
+  /** The first ten names, and how many more there are. */
+  private static String firstTen(List<String> names) {
+    return String.join(", ", names.subList(0, Math.min(10, names.size())))
+        + (names.size() > 10 ? " and " + (names.size() - 10) + " more" : "");
   }
 
   private static String drainingMessage(List<String> draining) {
@@ -421,8 +425,7 @@ public final class ServerReconciler
         + draining.size()
         + " target(s) that moved away, for their drain period (--drain, 30 s by default), because"
         + " the apiserver may still send a few conversions here: "
-        + String.join(", ", draining.subList(0, Math.min(10, draining.size())))
-        + (draining.size() > 10 ? " and " + (draining.size() - 10) + " more" : "")
+        + firstTen(draining)
         + ". It completes by itself; annotate the server "
         + ALLOW_FORCE_DELETE
         + "=\"true\" to delete it at once";

@@ -13,6 +13,7 @@ import dev.versio.testkit.ControlPlane;
 import dev.versio.testkit.Crds;
 import dev.versio.testkit.KubeApiServerTest;
 import dev.versio.testkit.KubeTestScope;
+import dev.versio.testkit.process.LoopbackPorts;
 import dev.versio.testkit.stories.CrossplaneStandIn;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -22,8 +23,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -626,7 +625,7 @@ class AdmissionIT {
       String namespace,
       String name,
       BiFunction<OperatorOptions, OperatorOptions.Admission, OperatorOptions> with) {
-    int port = freePort();
+    int port = LoopbackPorts.free();
     var admission =
         new OperatorOptions.Admission(
             port,
@@ -636,14 +635,6 @@ class AdmissionIT {
             "versio-" + name + "-tls",
             "versio-" + name + "-" + namespace);
     return with.apply(OperatorOptions.defaults(namespace), admission);
-  }
-
-  private static int freePort() {
-    try (var socket = new ServerSocket(0, 0, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new IllegalStateException("no free loopback port", e);
-    }
   }
 
   /**

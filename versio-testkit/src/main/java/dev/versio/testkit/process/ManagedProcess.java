@@ -46,6 +46,14 @@ public final class ManagedProcess {
     return new ManagedProcess(name, builder.start(), log);
   }
 
+  /** The {@code java} binary this JVM runs on, to start child JVMs with the same runtime. */
+  public static String currentJava() {
+    return ProcessHandle.current()
+        .info()
+        .command()
+        .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+  }
+
   public String name() {
     return name;
   }
