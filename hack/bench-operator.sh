@@ -6,9 +6,10 @@
 #   hack/bench-operator.sh 300 --runs 3             # the nightly envelope, three fresh control planes
 #   hack/bench-operator.sh 1000 --runs 3
 #   hack/bench-operator.sh 300 --runs 3 --cold      # configs created while the operator is down
+#   hack/bench-operator.sh 1000 --runs 3 --pool-change   # then a second server joins the pool
 # Options: --runs R, --threads T (concurrent creates, 4), --operator-xmx SIZE (512m),
 #          --operator-jvm-args "ARGS", --operator-jfr (profile of the operator JVM),
-#          --timeout-seconds S (max(180, N/2)), --cold, --out FILE.
+#          --timeout-seconds S (max(180, N/2)), --cold, --pool-change, --out FILE.
 set -Eeuo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"

@@ -1,6 +1,14 @@
 package dev.versio.api.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.versio.api.config.ConversionConfigSpec;
+import io.fabric8.kubernetes.client.CustomResource;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * Whether a target's live {@code spec.conversion} sends its reviews to a server: its webhook URL
@@ -31,5 +39,34 @@ public final class EndpointMatch {
     return !service.isMissingNode()
         && (server.getMetadata().getName() + "-webhook-server")
             .equals(service.path("name").asText(""));
+  }
+
+  /**
+   * The targets (sorted) of {@code crdConfigs} and {@code xrdConfigs} whose live definition, as
+   * {@code crd} and {@code xrd} look it up by name, still {@linkplain #names names} {@code server}:
+   * the targets a move away from {@code server} has not finished for.
+   */
+  public static List<String> targetsNaming(
+      ConversionWebhookServer server,
+      Collection<? extends CustomResource<? extends ConversionConfigSpec, ?>> crdConfigs,
+      Function<String, Optional<JsonNode>> crd,
+      Collection<? extends CustomResource<? extends ConversionConfigSpec, ?>> xrdConfigs,
+      Function<String, Optional<JsonNode>> xrd) {
+    var out = new TreeSet<String>();
+    collect(server, crdConfigs, crd, out);
+    collect(server, xrdConfigs, xrd, out);
+    return List.copyOf(out);
+  }
+
+  private static void collect(
+      ConversionWebhookServer server,
+      Collection<? extends CustomResource<? extends ConversionConfigSpec, ?>> configs,
+      Function<String, Optional<JsonNode>> definitionOf,
+      TreeSet<String> out) {
+    configs.stream()
+        .map(c -> c.getSpec() == null ? null : c.getSpec().targetName())
+        .filter(Objects::nonNull)
+        .filter(t -> definitionOf.apply(t).map(d -> names(server, d)).orElse(false))
+        .forEach(out::add);
   }
 }

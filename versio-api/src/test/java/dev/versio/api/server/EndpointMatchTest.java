@@ -61,4 +61,50 @@ class EndpointMatchTest {
     assertThat(EndpointMatch.names(server("a", "https://127.0.0.1:9443"), none)).isFalse();
     assertThat(EndpointMatch.names(server("a", null), none)).isFalse();
   }
+
+  @Test
+  void targetsNamingListsTheTargetsOfBothKindsWhoseLiveDefinitionStillNamesTheServer()
+      throws Exception {
+    var server = server("a", "https://127.0.0.1:9443");
+    var named = crd("{\"url\": \"https://127.0.0.1:9443/convert/t\"}");
+    var elsewhere = crd("{\"url\": \"https://127.0.0.1:9999/convert/t\"}");
+    var crdConfigs =
+        java.util.List.of(
+            Widgets.config("c1", "z.example.com"),
+            Widgets.config("c2", "b.example.com"),
+            Widgets.config("c3", "gone.example.com"));
+    var xrdConfigs = java.util.List.of(Widgets.xrdConfig("x1", "xs.example.org"));
+    var definitions =
+        java.util.Map.of(
+            "z.example.com", named, "b.example.com", elsewhere, "xs.example.org", named);
+
+    var naming =
+        EndpointMatch.targetsNaming(
+            server,
+            crdConfigs,
+            t -> java.util.Optional.ofNullable(definitions.get(t)),
+            xrdConfigs,
+            t -> java.util.Optional.ofNullable(definitions.get(t)));
+
+    assertThat(naming).containsExactly("xs.example.org", "z.example.com");
+  }
+
+  /** Minimal configs naming a target. */
+  private static final class Widgets {
+    static dev.versio.api.config.CRDConversionConfig config(String name, String target) {
+      var c = new dev.versio.api.config.CRDConversionConfig();
+      c.setMetadata(new ObjectMetaBuilder().withName(name).build());
+      c.setSpec(new dev.versio.api.config.CRDConversionConfigSpec());
+      c.getSpec().targetCRD = new dev.versio.api.config.NameRef(target);
+      return c;
+    }
+
+    static dev.versio.api.config.XRDConversionConfig xrdConfig(String name, String target) {
+      var c = new dev.versio.api.config.XRDConversionConfig();
+      c.setMetadata(new ObjectMetaBuilder().withName(name).build());
+      c.setSpec(new dev.versio.api.config.XRDConversionConfigSpec());
+      c.getSpec().targetXRD = new dev.versio.api.config.NameRef(target);
+      return c;
+    }
+  }
 }

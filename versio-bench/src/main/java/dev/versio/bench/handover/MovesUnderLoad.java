@@ -731,7 +731,8 @@ public final class MovesUnderLoad {
         Instant.now(), Runtime.getRuntime().availableProcessors(), settings);
     Report report;
     try (var controlPlane =
-        ControlPlane.start(ControlPlaneAssets.locate(), workDir.resolve("cluster"), out::println)) {
+        ControlPlane.start(
+            ControlPlaneAssets.locate(), workDir.resolve("cluster"), System.err::println)) {
       report = run(controlPlane, settings, workDir, out);
     }
     if (flags.containsKey("out")) {

@@ -254,22 +254,8 @@ public final class ServerValidator {
 
   /** The targets of any config whose live spec.conversion still names {@code server}. */
   private static List<String> targetsNaming(ConversionWebhookServer server, ClusterView cluster) {
-    var out = new java.util.TreeSet<String>();
-    for (var c : cluster.crdConfigs()) {
-      var target = c.getSpec() == null ? null : c.getSpec().targetName();
-      if (target != null
-          && cluster.crd(target).map(d -> EndpointMatch.names(server, d)).orElse(false)) {
-        out.add(target);
-      }
-    }
-    for (var c : cluster.xrdConfigs()) {
-      var target = c.getSpec() == null ? null : c.getSpec().targetName();
-      if (target != null
-          && cluster.xrd(target).map(d -> EndpointMatch.names(server, d)).orElse(false)) {
-        out.add(target);
-      }
-    }
-    return List.copyOf(out);
+    return EndpointMatch.targetsNaming(
+        server, cluster.crdConfigs(), cluster::crd, cluster.xrdConfigs(), cluster::xrd);
   }
 
   private static boolean servedBy(

@@ -379,28 +379,12 @@ public final class ServerReconciler
 
   /** Targets of any config whose live spec.conversion still sends reviews to {@code server}. */
   private List<String> targetsNaming(ConversionWebhookServer server) {
-    var out = new java.util.TreeSet<String>();
-    for (var c : cache.crdConfigs()) {
-      var target = c.getSpec() == null ? null : c.getSpec().targetName();
-      if (target != null
-          && cache
-              .crd(target)
-              .map(d -> EndpointMatch.names(server, SERIALIZATION.convertValue(d, JsonNode.class)))
-              .orElse(false)) {
-        out.add(target);
-      }
-    }
-    for (var c : cache.xrdConfigs()) {
-      var target = c.getSpec() == null ? null : c.getSpec().targetName();
-      if (target != null
-          && cache
-              .xrd(target)
-              .map(d -> EndpointMatch.names(server, SERIALIZATION.convertValue(d, JsonNode.class)))
-              .orElse(false)) {
-        out.add(target);
-      }
-    }
-    return List.copyOf(out);
+    return EndpointMatch.targetsNaming(
+        server,
+        cache.crdConfigs(),
+        t -> cache.crd(t).map(d -> SERIALIZATION.convertValue(d, JsonNode.class)),
+        cache.xrdConfigs(),
+        t -> cache.xrd(t).map(d -> SERIALIZATION.convertValue(d, JsonNode.class)));
   }
 
   private static String namingMessage(List<String> naming) {
