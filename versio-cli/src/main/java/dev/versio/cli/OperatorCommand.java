@@ -186,6 +186,16 @@ public final class OperatorCommand implements Callable<Integer> {
   Duration handoverGrace;
 
   @Option(
+      names = "--webhook-server-image",
+      defaultValue = "${env:VERSIO_IMAGE:-versio:latest}",
+      paramLabel = "IMAGE",
+      description =
+          "The image of webhook-server replicas whose ConversionWebhookServer names none: the"
+              + " operator's own, as the chart sets it through $VERSIO_IMAGE (default: $VERSIO_IMAGE,"
+              + " else versio:latest).")
+  String webhookServerImage;
+
+  @Option(
       names = "--max-concurrent-reconciles",
       defaultValue = "4",
       paramLabel = "N",
@@ -241,6 +251,7 @@ public final class OperatorCommand implements Callable<Integer> {
         .resyncInterval(resyncInterval)
         .gateRequeue(gateRequeue)
         .handoverGrace(handoverGrace)
+        .webhookServerImage(webhookServerImage)
         .reconcileThreads(reconcileThreads)
         .build();
   }

@@ -21,6 +21,8 @@ import java.util.Objects;
  * @param reconcileThreads how many reconciles run at once
  * @param handoverGrace how long a move waits for a destination whose replicas report nothing at all
  *     before it goes ahead unverified
+ * @param webhookServerImage the image of webhook-server replicas whose server names none (the
+ *     operator's own image: one image runs both commands)
  */
 public record OperatorOptions(
     String namespace,
@@ -34,9 +36,13 @@ public record OperatorOptions(
     Duration gateRequeue,
     Duration deletionRequeue,
     int reconcileThreads,
-    Duration handoverGrace) {
+    Duration handoverGrace,
+    String webhookServerImage) {
 
   public static final double DEFAULT_FANOUT_QPS = 50.0;
+
+  /** The image webhook-server replicas run when neither the server nor the flag names one. */
+  public static final String DEFAULT_WEBHOOK_SERVER_IMAGE = "versio:latest";
 
   public OperatorOptions {
     Objects.requireNonNull(namespace, "namespace");
@@ -45,6 +51,10 @@ public record OperatorOptions(
     Objects.requireNonNull(gateRequeue, "gateRequeue");
     Objects.requireNonNull(deletionRequeue, "deletionRequeue");
     Objects.requireNonNull(handoverGrace, "handoverGrace");
+    if (webhookServerImage == null || webhookServerImage.isBlank()) {
+      throw new IllegalArgumentException(
+          "--webhook-server-image must name an image, e.g. ghcr.io/example/versio:1.0");
+    }
     if (handoverGrace.isNegative()) {
       throw new IllegalArgumentException("--handover-grace must not be negative");
     }
@@ -95,6 +105,7 @@ public record OperatorOptions(
     b.deletionRequeue = deletionRequeue;
     b.handoverGrace = handoverGrace;
     b.reconcileThreads = reconcileThreads;
+    b.webhookServerImage = webhookServerImage;
     return b;
   }
 
@@ -112,6 +123,7 @@ public record OperatorOptions(
     private Duration deletionRequeue = Duration.ofSeconds(30);
     private Duration handoverGrace = Duration.ofSeconds(30);
     private int reconcileThreads = 4;
+    private String webhookServerImage = DEFAULT_WEBHOOK_SERVER_IMAGE;
 
     public Builder(String namespace) {
       this.namespace = namespace;
@@ -186,7 +198,13 @@ public record OperatorOptions(
           gateRequeue,
           deletionRequeue,
           reconcileThreads,
-          handoverGrace);
+          handoverGrace,
+          webhookServerImage);
+    }
+
+    public Builder webhookServerImage(String value) {
+      webhookServerImage = value;
+      return this;
     }
   }
 

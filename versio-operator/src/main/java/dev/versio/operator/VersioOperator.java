@@ -16,6 +16,7 @@ import dev.versio.operator.ops.OpsServer;
 import dev.versio.operator.served.ServedTargetsAggregator;
 import dev.versio.operator.served.ServedTargetsWatch;
 import dev.versio.operator.server.ServerReconciler;
+import dev.versio.operator.server.children.ChildApis;
 import dev.versio.operator.write.ClusterWriter;
 import dev.versio.operator.write.WriteGate;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -165,8 +166,19 @@ public final class VersioOperator implements AutoCloseable {
         });
     // a change of what a server's replicas serve reconciles the server and the moves held on it
     served.register(cache, scheduler);
+    // an edit of a server's Deployment or Service reconciles the server, which takes it back
+    cache.onManagedChild(
+        (old, now, deleted) -> {
+          var owners = now.getMetadata().getOwnerReferences();
+          if (owners != null) {
+            owners.stream()
+                .filter(o -> "ConversionWebhookServer".equals(o.getKind()))
+                .forEach(o -> serverTriggers.now(List.of(o.getName())));
+          }
+        });
     register(
-        new ServerReconciler(cache, writer, serverTriggers, served, options, clock),
+        new ServerReconciler(
+            cache, writer, serverTriggers, served, childApis(client), options, clock),
         "conversionwebhookserver",
         ServerReconciler.FINALIZER,
         options);
@@ -186,6 +198,18 @@ public final class VersioOperator implements AutoCloseable {
         options.xrdSupport() && !cache.xrdApiAvailable()
             ? " (waiting for Crossplane's XRD API)"
             : "");
+  }
+
+  /** The API versions of the children whose API moved between releases, from discovery. */
+  private static ChildApis childApis(KubernetesClient client) {
+    var served = new java.util.HashSet<String>();
+    client
+        .getApiGroups()
+        .getGroups()
+        .forEach(g -> g.getVersions().forEach(v -> served.add(v.getGroupVersion())));
+    var apis = ChildApis.from(served);
+    LOG.info("webhook-server children: HPAs as {}, PDBs as {}", apis.hpa(), apis.pdb());
+    return apis;
   }
 
   private List<String> serverNames() {

@@ -18,10 +18,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
-import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.WebhookClientConfig;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.apps.DeploymentConditionBuilder;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -163,12 +161,15 @@ class CaRotationIT {
     var server = scope.name("svc");
     var child = server + "-webhook-server";
     var oldCa = CertificateAuthority.create("versio-secret-old");
-    // what the install work will create for a Service-mode server; written here by the test
-    createDeploymentAsTheInstallWorkWould(namespace, child);
-    writeDeploymentStatusAsTheControllerWould(namespace, child, 2);
-    createServiceAsTheInstallWorkWould(namespace, child);
+    // the operator creates the Deployment and Service; no controller runs here to make the
+    // Deployment ready, so the test writes its status as the Deployment controller would
     writeTlsSecretAsTheInstallWorkWould(namespace, server, oldCa);
     client.resource(serviceModeServer(server, namespace)).create();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> client.apps().deployments().inNamespace(namespace).withName(child).get() != null);
+    writeDeploymentStatusAsTheControllerWould(namespace, child, 2);
 
     var targets = installTargetsConvertedBy(scope, server);
 
@@ -444,44 +445,6 @@ class CaRotationIT {
     return server;
   }
 
-  private static Map<String, String> podLabels(String child) {
-    return Map.of(
-        "app.kubernetes.io/name", "versio-webhook-server", "app.kubernetes.io/instance", child);
-  }
-
-  /** The Deployment {@code <n>-webhook-server}; no pod runs here (no scheduler, no kubelet). */
-  private void createDeploymentAsTheInstallWorkWould(String namespace, String child) {
-    client
-        .apps()
-        .deployments()
-        .inNamespace(namespace)
-        .resource(
-            new DeploymentBuilder()
-                .withNewMetadata()
-                .withName(child)
-                .withLabels(Map.of("app.kubernetes.io/managed-by", "versio-operator"))
-                .endMetadata()
-                .withNewSpec()
-                .withReplicas(2)
-                .withNewSelector()
-                .withMatchLabels(podLabels(child))
-                .endSelector()
-                .withNewTemplate()
-                .withNewMetadata()
-                .withLabels(podLabels(child))
-                .endMetadata()
-                .withNewSpec()
-                .addNewContainer()
-                .withName("webhook-server")
-                .withImage("versio/webhook-server:test")
-                .endContainer()
-                .endSpec()
-                .endTemplate()
-                .endSpec()
-                .build())
-        .create();
-  }
-
   /**
    * The status the Deployment controller would write once {@code replicas} pods are ready: counts
    * and {@code Available=True}, through the status subresource (no controller runs here).
@@ -519,28 +482,6 @@ class CaRotationIT {
   }
 
   /** The Service {@code <n>-webhook-server} in front of the (absent) pods. */
-  private void createServiceAsTheInstallWorkWould(String namespace, String child) {
-    client
-        .services()
-        .inNamespace(namespace)
-        .resource(
-            new ServiceBuilder()
-                .withNewMetadata()
-                .withName(child)
-                .withLabels(Map.of("app.kubernetes.io/managed-by", "versio-operator"))
-                .endMetadata()
-                .withNewSpec()
-                .withSelector(podLabels(child))
-                .addNewPort()
-                .withName("https")
-                .withPort(443)
-                .withNewTargetPort(8443)
-                .endPort()
-                .endSpec()
-                .build())
-        .create();
-  }
-
   /**
    * The TLS Secret {@code <n>-webhook-server-tls} with {@code ca}'s certificate as {@code ca.crt}
    * and a serving certificate it issued for the Service; created, or replaced on rotation.

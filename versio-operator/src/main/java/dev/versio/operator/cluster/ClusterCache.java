@@ -54,6 +54,9 @@ public final class ClusterCache implements AutoCloseable {
   private final SharedIndexInformer<CRDConversionConfig> crdConfigs;
   private final SharedIndexInformer<XRDConversionConfig> xrdConfigs;
   private final SharedIndexInformer<Secret> secrets;
+  private final SharedIndexInformer<io.fabric8.kubernetes.api.model.apps.Deployment>
+      childDeployments;
+  private final SharedIndexInformer<io.fabric8.kubernetes.api.model.Service> childServices;
   private final SharedIndexInformer<Lease> servedTargetLeases;
   private volatile SharedIndexInformer<GenericKubernetesResource> xrds;
   private final List<Listener<GenericKubernetesResource>> xrdListeners =
@@ -88,6 +91,20 @@ public final class ClusterCache implements AutoCloseable {
             .inAnyNamespace()
             .withLabel("app.kubernetes.io/managed-by", "versio-operator")
             .runnableInformer(0);
+    // the webhook servers' Deployments and Services, so an edit of one is reverted at once
+    this.childDeployments =
+        client
+            .apps()
+            .deployments()
+            .inAnyNamespace()
+            .withLabel("app.kubernetes.io/managed-by", "versio-operator")
+            .runnableInformer(0);
+    this.childServices =
+        client
+            .services()
+            .inAnyNamespace()
+            .withLabel("app.kubernetes.io/managed-by", "versio-operator")
+            .runnableInformer(0);
     crdConfigs.addIndexers(
         Map.of(BY_TARGET, c -> targetKey(c.getSpec() == null ? null : c.getSpec().targetName())));
     xrdConfigs.addIndexers(
@@ -116,7 +133,15 @@ public final class ClusterCache implements AutoCloseable {
   public void start(Duration timeout) {
     var all =
         new ArrayList<SharedIndexInformer<?>>(
-            List.of(crds, servers, crdConfigs, xrdConfigs, secrets, servedTargetLeases));
+            List.of(
+                crds,
+                servers,
+                crdConfigs,
+                xrdConfigs,
+                secrets,
+                servedTargetLeases,
+                childDeployments,
+                childServices));
     for (var informer : all) {
       informer.exceptionHandler(
           (started, error) -> {
@@ -280,6 +305,12 @@ public final class ClusterCache implements AutoCloseable {
     servedTargetLeases.addEventHandler(handler(listener));
   }
 
+  /** A Deployment or Service the operator manages (label-scoped) changed. */
+  public void onManagedChild(Listener<HasMetadata> listener) {
+    childDeployments.addEventHandler(handler(listener::changed));
+    childServices.addEventHandler(handler(listener::changed));
+  }
+
   public void onSecret(Listener<Secret> listener) {
     secrets.addEventHandler(handler(listener));
   }
@@ -320,7 +351,15 @@ public final class ClusterCache implements AutoCloseable {
   public void close() {
     closed = true;
     for (var informer :
-        List.of(crds, servers, crdConfigs, xrdConfigs, secrets, servedTargetLeases)) {
+        List.of(
+            crds,
+            servers,
+            crdConfigs,
+            xrdConfigs,
+            secrets,
+            servedTargetLeases,
+            childDeployments,
+            childServices)) {
       informer.close();
     }
     var informer = xrds;

@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class OperatorMetrics {
   /** The {@code kind} label values of {@code versio_operator_writes_total}. */
-  public static final List<String> WRITE_KINDS = List.of("status", "apply", "event");
+  public static final List<String> WRITE_KINDS = List.of("status", "apply", "event", "child");
 
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -67,7 +67,7 @@ public final class OperatorMetrics {
     }
   }
 
-  /** One write request sent ({@code kind}: status, apply or event). */
+  /** One write request sent ({@code kind}: status, apply, event, or child: a server's children). */
   public void write(String kind, boolean success) {
     var counter = writes.get(kind + "/" + (success ? "success" : "error"));
     if (counter == null) {

@@ -16,6 +16,8 @@ import dev.versio.operator.fanout.ConfigTriggers;
 import dev.versio.operator.gate.CaBundleSource;
 import dev.versio.operator.served.ServedTargetsWatch;
 import dev.versio.operator.server.ServerObservation.Check;
+import dev.versio.operator.server.children.ChildApis;
+import dev.versio.operator.server.children.WebhookServerChildren;
 import dev.versio.operator.status.Conditions;
 import dev.versio.operator.write.ClusterWriter;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -64,6 +66,8 @@ public final class ServerReconciler
   private final OperatorOptions options;
   private final Clock clock;
   private final ServedTargetsWatch served;
+  private final WebhookServerChildren children;
+  private final ChildApis childApis;
   private final UrlProbe probe = new UrlProbe(Duration.ofSeconds(3));
   private final java.util.Map<String, Probed> probed =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -81,9 +85,12 @@ public final class ServerReconciler
       ClusterWriter writer,
       ConfigTriggers<ConversionWebhookServer> triggers,
       ServedTargetsWatch served,
+      ChildApis childApis,
       OperatorOptions options,
       Clock clock) {
     this.served = served;
+    this.childApis = childApis;
+    this.children = new WebhookServerChildren(childApis, options.webhookServerImage());
     this.cache = cache;
     this.writer = writer;
     this.triggers = triggers;
@@ -102,6 +109,9 @@ public final class ServerReconciler
       ConversionWebhookServer server, Context<ConversionWebhookServer> context) {
     if (!writer.mayWrite(server)) {
       return UpdateControl.noUpdate();
+    }
+    if (!isUrlMode(server)) {
+      applyChildren(server);
     }
     var observation = observe(server);
     var previous = server.getStatus();
@@ -122,6 +132,49 @@ public final class ServerReconciler
     // operator owns them: look again soon while not ready, and every 30 s after
     var again = ready ? Duration.ofSeconds(30) : Duration.ofSeconds(5);
     return UpdateControl.<ConversionWebhookServer>noUpdate().rescheduleAfter(again);
+  }
+
+  /**
+   * Server-side applies the objects a Service-mode server runs on, and deletes the autoscaler and
+   * the disruption budget when its spec no longer asks for them. An edit of a child is taken back
+   * here: the Deployment and Service are watched, the rest is looked at on every reconcile.
+   */
+  private void applyChildren(ConversionWebhookServer server) {
+    var namespace = CaBundleSource.namespaceOf(server, options.namespace());
+    var desired = children.of(server, namespace);
+    for (var child : desired.inApplyOrder()) {
+      writer.applyChild(server, child);
+    }
+    var name = WebhookServerChildren.childName(server.getMetadata().getName());
+    if (desired.autoscaler().isEmpty()) {
+      deleteIfPresent(server, childApis.hpa(), "HorizontalPodAutoscaler", namespace, name);
+    }
+    if (desired.disruptionBudget().isEmpty()) {
+      deleteIfPresent(server, childApis.pdb(), "PodDisruptionBudget", namespace, name);
+    }
+  }
+
+  private void deleteIfPresent(
+      ConversionWebhookServer server,
+      String apiVersion,
+      String kind,
+      String namespace,
+      String name) {
+    var present =
+        cache
+                .client()
+                .genericKubernetesResources(apiVersion, kind)
+                .inNamespace(namespace)
+                .withName(name)
+                .get()
+            != null;
+    if (present) {
+      writer.deleteChild(server, apiVersion, kind, namespace, name);
+      LOG.info(
+          "ConversionWebhookServer {}: deleted its {} (no longer in its spec)",
+          server.getMetadata().getName(),
+          kind);
+    }
   }
 
   private void write(

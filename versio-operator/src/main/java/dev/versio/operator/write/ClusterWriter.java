@@ -90,6 +90,42 @@ public final class ClusterWriter {
   }
 
   /**
+   * Server-side applies {@code child} of {@code owner} (field manager {@code versio-operator},
+   * force): the fields the operator sets are its own, any edit of them is taken back.
+   */
+  public void applyChild(HasMetadata owner, HasMetadata child) {
+    check(owner);
+    boolean ok = false;
+    try {
+      client
+          .resource(child)
+          .fieldManager(ConversionPatch.FIELD_MANAGER)
+          .forceConflicts()
+          .serverSideApply();
+      ok = true;
+    } finally {
+      metrics.write("child", ok);
+    }
+  }
+
+  /** Deletes a child of {@code owner} that its spec no longer asks for (absent is fine). */
+  public void deleteChild(
+      HasMetadata owner, String apiVersion, String kind, String namespace, String name) {
+    check(owner);
+    boolean ok = false;
+    try {
+      client
+          .genericKubernetesResources(apiVersion, kind)
+          .inNamespace(namespace)
+          .withName(name)
+          .delete();
+      ok = true;
+    } finally {
+      metrics.write("child", ok);
+    }
+  }
+
+  /**
    * Replaces the whole status of {@code config} (a JSON Patch {@code add /status} on the status
    * subresource, so fields that were dropped disappear and no resourceVersion race is possible).
    */

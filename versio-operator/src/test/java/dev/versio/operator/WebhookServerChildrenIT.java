@@ -1,0 +1,169 @@
+package dev.versio.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.versio.api.server.ConversionWebhookServer;
+import dev.versio.api.server.ConversionWebhookServerSpec;
+import dev.versio.testkit.KubeApiServerTest;
+import dev.versio.testkit.KubeTestScope;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A Service-mode server's children on a real apiserver: created with the server as their
+ * controlling owner, the autoscaler and disruption budget created and deleted with the spec in the
+ * API versions the 1.20 apiserver serves, and an edit of the Deployment taken back.
+ */
+@KubeApiServerTest
+class WebhookServerChildrenIT {
+  private static ConversionWebhookServer serviceModeServer(String name, String namespace) {
+    var server = new ConversionWebhookServer();
+    server.setMetadata(new ObjectMetaBuilder().withName(name).build());
+    server.setSpec(new ConversionWebhookServerSpec());
+    server.getSpec().namespace = namespace;
+    return server;
+  }
+
+  private static Deployment awaitDeployment(
+      KubernetesClient client, String namespace, String name, Predicate<Deployment> condition) {
+    return await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> client.apps().deployments().inNamespace(namespace).withName(name).get(),
+            d -> d != null && condition.test(d));
+  }
+
+  private static boolean exists(
+      KubernetesClient client, String apiVersion, String kind, String namespace, String name) {
+    return client
+            .genericKubernetesResources(apiVersion, kind)
+            .inNamespace(namespace)
+            .withName(name)
+            .get()
+        != null;
+  }
+
+  @Test
+  void aServiceModeServerGetsItsChildrenAndKeepsThemAsItsSpecSays(
+      KubernetesClient client, KubeTestScope scope) throws Exception {
+    OperatorFixture.installVersioCrds(client);
+    var namespace = scope.namespace();
+    var name = scope.name("svc");
+    var child = name + "-webhook-server";
+    try (var operator =
+        VersioOperator.start(client, OperatorFixture.options(), Clock.systemUTC())) {
+      client.resource(serviceModeServer(name, namespace)).create();
+      var uid =
+          client
+              .resources(ConversionWebhookServer.class)
+              .withName(name)
+              .get()
+              .getMetadata()
+              .getUid();
+
+      var deployment = awaitDeployment(client, namespace, child, d -> true);
+      assertThat(deployment.getMetadata().getOwnerReferences())
+          .singleElement()
+          .satisfies(
+              o -> {
+                assertThat(o.getUid()).isEqualTo(uid);
+                assertThat(o.getController()).isTrue();
+              });
+      var container = deployment.getSpec().getTemplate().getSpec().getContainers().getFirst();
+      assertThat(container.getArgs()).startsWith("webhook-server", "--server-name", name);
+      assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  client.services().inNamespace(namespace).withName(child).get() != null
+                      && client.serviceAccounts().inNamespace(namespace).withName(child).get()
+                          != null
+                      && client
+                              .rbac()
+                              .roles()
+                              .inNamespace(namespace)
+                              .withName(child + "-leases")
+                              .get()
+                          != null
+                      && client
+                              .rbac()
+                              .roleBindings()
+                              .inNamespace(namespace)
+                              .withName(child + "-leases")
+                              .get()
+                          != null
+                      && client
+                              .rbac()
+                              .clusterRoleBindings()
+                              .withName("versio-webhook-server-" + name)
+                              .get()
+                          != null);
+      assertThat(exists(client, "autoscaling/v2beta2", "HorizontalPodAutoscaler", namespace, child))
+          .isFalse();
+
+      // someone edits the Deployment: the operator takes it back
+      client
+          .apps()
+          .deployments()
+          .inNamespace(namespace)
+          .withName(child)
+          .patch(
+              PatchContext.of(PatchType.JSON),
+              "[{\"op\":\"replace\",\"path\":\"/spec/template/spec/containers/0/image\",\"value\":\"edited:1\"}]");
+      awaitDeployment(
+          client,
+          namespace,
+          child,
+          d ->
+              !"edited:1"
+                  .equals(
+                      d.getSpec().getTemplate().getSpec().getContainers().getFirst().getImage()));
+
+      // an autoscaler and a disruption budget, in the versions a 1.20 apiserver serves
+      OperatorFixture.mergePatch(
+          client,
+          ConversionWebhookServer.class,
+          name,
+          "{\"spec\":{\"autoscaling\":{\"minReplicas\":2,\"maxReplicas\":4},"
+              + "\"podDisruptionBudget\":{\"maxUnavailable\":1}}}");
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  exists(client, "autoscaling/v2beta2", "HorizontalPodAutoscaler", namespace, child)
+                      && exists(client, "policy/v1beta1", "PodDisruptionBudget", namespace, child));
+
+      // and gone again when the spec drops them
+      OperatorFixture.mergePatch(
+          client,
+          ConversionWebhookServer.class,
+          name,
+          "{\"spec\":{\"autoscaling\":null,\"podDisruptionBudget\":null}}");
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(
+              () ->
+                  !exists(
+                          client,
+                          "autoscaling/v2beta2",
+                          "HorizontalPodAutoscaler",
+                          namespace,
+                          child)
+                      && !exists(
+                          client, "policy/v1beta1", "PodDisruptionBudget", namespace, child));
+      assertThat(awaitDeployment(client, namespace, child, d -> true).getSpec().getReplicas())
+          .as("replicas are the operator's again once nothing autoscales")
+          .isEqualTo(2);
+    }
+  }
+}
