@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
       "",
       "Watches configs, servers and target CRDs/XRDs, compiles every assigned config, and answers"
           + " POST /convert/<target> over HTTPS (HTTP/2 and HTTP/1.1). Health, readiness (503 until the"
-          + " first complete sync), metrics and /debug/registry are on a separate plain-HTTP port. The"
+          + " first complete sync), and metrics (and /debug/registry when enabled) are on a separate plain-HTTP port. The"
           + " operator runs this in the server's Deployment."
     },
     footerHeading = "%nExample:%n",
@@ -60,7 +60,7 @@ final class WebhookServerCommand implements Callable<Integer> {
   @Option(
       paramLabel = "PORT",
       names = "--ops-port",
-      defaultValue = "8443",
+      defaultValue = "8080",
       description = "Plain-HTTP health/metrics port (default: ${DEFAULT-VALUE}).")
   int opsPort;
 
@@ -151,6 +151,13 @@ final class WebhookServerCommand implements Callable<Integer> {
               + " by the live CRD's spec.conversion (default: ${DEFAULT-VALUE}).")
   String drain;
 
+  @Option(
+      names = "--enable-debug-endpoints",
+      description =
+          "Serve /debug/registry on the ops port: every config, plan hash and error this replica"
+              + " holds (default: off).")
+  boolean debugEndpoints;
+
   /** Publishing is on when the replica knows its pod name and namespace. */
   ServedTargetsPublication publication() {
     if (podName == null || podName.isBlank() || podNamespace == null || podNamespace.isBlank()) {
@@ -176,7 +183,8 @@ final class WebhookServerCommand implements Callable<Integer> {
                 ? Runtime.getRuntime().availableProcessors()
                 : initialSyncWorkers,
             configSelector,
-            Durations.parse(drain));
+            Durations.parse(drain),
+            debugEndpoints);
     var stop = StopSignal.install(Duration.ofSeconds(30));
     var otlp =
         otlpTracesEndpoint == null

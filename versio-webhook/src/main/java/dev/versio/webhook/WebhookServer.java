@@ -84,7 +84,7 @@ public final class WebhookServer implements AutoCloseable {
             clock,
             options.configLabelSelector(),
             options.drain());
-    var opsEndpoint = new OpsEndpoint(registry, metrics, () -> ready);
+    var opsEndpoint = new OpsEndpoint(registry, metrics, () -> ready, options.debugEndpoints());
     this.ops =
         await(
             vertx
@@ -132,10 +132,11 @@ public final class WebhookServer implements AutoCloseable {
 
   private void startUp() throws InterruptedException {
     LOG.info(
-        "webhook server {}: ops listener on {}:{} (/healthz, /readyz, /metrics, /debug/registry)",
+        "webhook server {}: ops listener on {}:{} (/healthz, /readyz, /metrics{})",
         options.serverName(),
         options.host(),
-        ops.actualPort());
+        ops.actualPort(),
+        options.debugEndpoints() ? ", /debug/registry" : "");
     var certificate = ServingCertificate.read(options.tlsCertDir());
     long started = System.nanoTime();
     int targets = syncUntilComplete();

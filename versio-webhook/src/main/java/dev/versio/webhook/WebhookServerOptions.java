@@ -18,6 +18,8 @@ import java.util.Objects;
  * @param configLabelSelector optional label selector limiting which configs this replica watches
  * @param drain how long a target is still served after it is neither assigned to this server nor
  *     named by the live target's {@code spec.conversion}
+ * @param debugEndpoints whether the ops port serves {@code /debug/registry} (off by default: it
+ *     lists every config and error this replica holds)
  */
 public record WebhookServerOptions(
     String serverName,
@@ -29,7 +31,8 @@ public record WebhookServerOptions(
     long maxBodyBytes,
     int initialSyncWorkers,
     String configLabelSelector,
-    Duration drain) {
+    Duration drain,
+    boolean debugEndpoints) {
 
   /**
    * 64 MiB: a list of 10,000 typical objects (3–6 KiB each as JSON) is 30–60 MiB; the apiserver
@@ -78,7 +81,8 @@ public record WebhookServerOptions(
         maxBodyBytes,
         initialSyncWorkers,
         configLabelSelector,
-        DEFAULT_DRAIN);
+        DEFAULT_DRAIN,
+        false);
   }
 
   /** The default drain period. */
@@ -96,6 +100,23 @@ public record WebhookServerOptions(
         maxBodyBytes,
         initialSyncWorkers,
         configLabelSelector,
-        value);
+        value,
+        debugEndpoints);
+  }
+
+  /** These options with {@code /debug/registry} on or off. */
+  public WebhookServerOptions withDebugEndpoints(boolean on) {
+    return new WebhookServerOptions(
+        serverName,
+        tlsCertDir,
+        host,
+        conversionPort,
+        opsPort,
+        certReloadInterval,
+        maxBodyBytes,
+        initialSyncWorkers,
+        configLabelSelector,
+        drain,
+        on);
   }
 }

@@ -42,7 +42,8 @@ class ConfigSelectorIT {
             WebhookServerOptions.DEFAULT_MAX_BODY_BYTES,
             2,
             "team=payments",
-            WebhookFixture.DRAIN);
+            WebhookFixture.DRAIN,
+            false);
     try (var server = WebhookServer.start(client, options, Clock.systemUTC())) {
       client
           .resource(WebhookFixture.serverObject(serverName, server.conversionPort(), caBundle))

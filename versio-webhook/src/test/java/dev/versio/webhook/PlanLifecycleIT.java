@@ -50,7 +50,7 @@ class PlanLifecycleIT {
     WebhookFixture.installVersioCrds(client);
     var caBundle = WebhookFixture.writeCertificate(certDir);
     var serverName = scope.name("lifecycle");
-    try (var server = WebhookFixture.start(controlPlane, serverName, certDir)) {
+    try (var server = WebhookFixture.startWithDebugEndpoints(controlPlane, serverName, certDir)) {
       var group = scope.apiGroup();
       var crdName = "gizmos." + group;
       client

@@ -71,6 +71,13 @@ class StartupIT {
       assertThat(notReady.statusCode()).isEqualTo(503);
       assertThat(notReady.body()).contains("not yet fully synced");
       assertThat(starting).isNotDone();
+      var debug =
+          http.send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + opsPort + "/debug/registry"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(debug.statusCode()).as("debug endpoints are off unless enabled").isEqualTo(404);
+      assertThat(debug.body()).contains("--enable-debug-endpoints");
 
       // the replica lacked permission to list; grant it and the retried sync completes
       admin

@@ -58,10 +58,22 @@ final class WebhookFixture {
 
   static WebhookServer start(ControlPlane controlPlane, String serverName, Path certDir)
       throws InterruptedException {
-    return start(controlPlane.adminClient(), serverName, certDir, 0);
+    return start(controlPlane.adminClient(), serverName, certDir, 0, false);
+  }
+
+  /** The same with {@code /debug/registry} on. */
+  static WebhookServer startWithDebugEndpoints(
+      ControlPlane controlPlane, String serverName, Path certDir) throws InterruptedException {
+    return start(controlPlane.adminClient(), serverName, certDir, 0, true);
   }
 
   static WebhookServer start(KubernetesClient client, String serverName, Path certDir, int opsPort)
+      throws InterruptedException {
+    return start(client, serverName, certDir, opsPort, false);
+  }
+
+  private static WebhookServer start(
+      KubernetesClient client, String serverName, Path certDir, int opsPort, boolean debug)
       throws InterruptedException {
     var options =
         new WebhookServerOptions(
@@ -74,7 +86,8 @@ final class WebhookFixture {
             WebhookServerOptions.DEFAULT_MAX_BODY_BYTES,
             4,
             null,
-            DRAIN);
+            DRAIN,
+            debug);
     return WebhookServer.start(client, options, Clock.systemUTC());
   }
 

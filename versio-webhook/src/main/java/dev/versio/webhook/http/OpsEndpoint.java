@@ -9,19 +9,22 @@ import java.util.function.BooleanSupplier;
 
 /**
  * The plain-HTTP ops port: {@code /healthz} (the process is alive), {@code /readyz} (503 until the
- * first complete sync), {@code /metrics} (Prometheus text) and {@code /debug/registry} (what this
- * replica holds, including error-only entries).
+ * first complete sync), {@code /metrics} (Prometheus text) and, only when switched on, {@code
+ * /debug/registry} (what this replica holds, including error-only entries).
  */
 public final class OpsEndpoint {
   private final ObjectMapper json = EngineJson.newMapper();
   private final Registry registry;
   private final WebhookMetrics metrics;
   private final BooleanSupplier ready;
+  private final boolean debug;
 
-  public OpsEndpoint(Registry registry, WebhookMetrics metrics, BooleanSupplier ready) {
+  public OpsEndpoint(
+      Registry registry, WebhookMetrics metrics, BooleanSupplier ready, boolean debug) {
     this.registry = registry;
     this.metrics = metrics;
     this.ready = ready;
+    this.debug = debug;
   }
 
   public void handle(HttpServerRequest req) {
@@ -38,11 +41,21 @@ public final class OpsEndpoint {
           req.response()
               .putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
               .end(metrics.scrape());
-      case "/debug/registry" ->
+      case "/debug/registry" -> {
+        if (debug) {
           req.response().putHeader("Content-Type", "application/json").end(debugRegistry());
+        } else {
+          ConversionEndpoint.plain(
+              req,
+              404,
+              "/debug/registry is off: start the webhook server with --enable-debug-endpoints");
+        }
+      }
       default ->
           ConversionEndpoint.plain(
-              req, 404, "not found: /healthz, /readyz, /metrics, /debug/registry");
+              req,
+              404,
+              "not found: /healthz, /readyz, /metrics" + (debug ? ", /debug/registry" : ""));
     }
   }
 

@@ -200,10 +200,10 @@ public final class WebhookServerChildren {
   /**
    * The Deployment: replicas unless autoscaled; a rolling update that never goes below the wanted
    * count; the pod runs {@code versio webhook-server} with Versio's flags first and {@code
-   * extraArgs} last (so a user may override one by repeating it), knows its pod name, UID and
-   * namespace from the downward API, is PSS-restricted, probed on its ops port (startup on {@code
-   * /readyz}, 5 s × 60, so a slow cold start is never killed), and gets the TLS Secret at {@code
-   * /tls} and a writable {@code /tmp}.
+   * extraArgs} last (admission refuses extra arguments that set a flag Versio manages), knows its
+   * pod name, UID and namespace from the downward API, is PSS-restricted, probed on its ops port
+   * (startup on {@code /readyz}, 5 s × 60, so a slow cold start is never killed), and gets the TLS
+   * Secret at {@code /tls} and a writable {@code /tmp}.
    */
   private Deployment deployment(
       ConversionWebhookServer server,

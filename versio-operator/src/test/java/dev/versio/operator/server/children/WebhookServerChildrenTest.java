@@ -32,7 +32,7 @@ class WebhookServerChildrenTest {
   }
 
   @Test
-  void versioFlagsComeFirstAndExtraArgsLastSoAUserCanOverrideOne() {
+  void versioFlagsComeFirstAndExtraArgsLast() {
     var s = server("main");
     s.getSpec().extraArgs = List.of("--drain", "60s");
     s.getSpec().cacheSelector =
