@@ -20,8 +20,6 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.WebhookClientConfig;
-import io.fabric8.kubernetes.api.model.apps.DeploymentConditionBuilder;
-import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -162,14 +160,15 @@ class CaRotationIT {
     var child = server + "-webhook-server";
     var oldCa = CertificateAuthority.create("versio-secret-old");
     // the operator creates the Deployment and Service; no controller runs here to make the
-    // Deployment ready, so the test writes its status as the Deployment controller would
-    writeTlsSecretAsTheInstallWorkWould(namespace, server, oldCa);
+    // Deployment ready, so the test writes its status as the Deployment controller would; the
+    // server names a cert-manager issuer, so the TLS Secret is written as cert-manager would
+    writeTlsSecretAsCertManagerWould(namespace, server, oldCa);
     client.resource(serviceModeServer(server, namespace)).create();
     await()
         .atMost(Duration.ofSeconds(30))
         .until(
             () -> client.apps().deployments().inNamespace(namespace).withName(child).get() != null);
-    writeDeploymentStatusAsTheControllerWould(namespace, child, 2);
+    OperatorFixture.writeDeploymentStatusAsTheControllerWould(client, namespace, child, 2);
 
     var targets = installTargetsConvertedBy(scope, server);
 
@@ -189,7 +188,7 @@ class CaRotationIT {
     var newCa = CertificateAuthority.create("versio-secret-new");
     var newBundle = newCa.material().certificateBase64();
     long started = System.nanoTime();
-    writeTlsSecretAsTheInstallWorkWould(namespace, server, newCa);
+    writeTlsSecretAsCertManagerWould(namespace, server, newCa);
     var took = awaitEveryCaBundle(targets, newBundle, SECRET_PROPAGATION_LIMIT, started);
     reportPropagation("Service mode, TLS Secret ca.crt replaced", took);
     // only the Secret watch does this: an Applied config is otherwise looked at again only at the
@@ -442,51 +441,18 @@ class CaRotationIT {
     server.setMetadata(new ObjectMetaBuilder().withName(name).build());
     server.setSpec(new ConversionWebhookServerSpec());
     server.getSpec().namespace = namespace;
+    // cert-manager mode: the Secret is cert-manager's to write (this test writes it as it would)
+    server.getSpec().certificate = new ConversionWebhookServerSpec.Certificate();
+    server.getSpec().certificate.issuerRef = new ConversionWebhookServerSpec.IssuerRef();
+    server.getSpec().certificate.issuerRef.name = "selfsigned";
     return server;
   }
 
   /**
-   * The status the Deployment controller would write once {@code replicas} pods are ready: counts
-   * and {@code Available=True}, through the status subresource (no controller runs here).
-   */
-  private void writeDeploymentStatusAsTheControllerWould(
-      String namespace, String child, int replicas) {
-    var deployments = client.apps().deployments().inNamespace(namespace);
-    var deployment = deployments.withName(child).get();
-    var now = Instant.now().toString();
-    deployment.setStatus(
-        new DeploymentStatusBuilder()
-            .withObservedGeneration(deployment.getMetadata().getGeneration())
-            .withReplicas(replicas)
-            .withUpdatedReplicas(replicas)
-            .withReadyReplicas(replicas)
-            .withAvailableReplicas(replicas)
-            .withConditions(
-                new DeploymentConditionBuilder()
-                    .withType("Available")
-                    .withStatus("True")
-                    .withReason("MinimumReplicasAvailable")
-                    .withMessage("Deployment has minimum availability.")
-                    .withLastTransitionTime(now)
-                    .withLastUpdateTime(now)
-                    .build(),
-                new DeploymentConditionBuilder()
-                    .withType("Progressing")
-                    .withStatus("True")
-                    .withReason("NewReplicaSetAvailable")
-                    .withLastTransitionTime(now)
-                    .withLastUpdateTime(now)
-                    .build())
-            .build());
-    deployments.resource(deployment).updateStatus();
-  }
-
-  /** The Service {@code <n>-webhook-server} in front of the (absent) pods. */
-  /**
    * The TLS Secret {@code <n>-webhook-server-tls} with {@code ca}'s certificate as {@code ca.crt}
    * and a serving certificate it issued for the Service; created, or replaced on rotation.
    */
-  private void writeTlsSecretAsTheInstallWorkWould(
+  private void writeTlsSecretAsCertManagerWould(
       String namespace, String server, CertificateAuthority ca) {
     var service = server + "-webhook-server." + namespace + ".svc";
     var serving = ca.issueServer(service, service + ".cluster.local");

@@ -128,4 +128,40 @@ final class OperatorFixture {
   static Predicate<ConversionConfigStatus> phase(String phase) {
     return s -> phase.equals(s.phase);
   }
+
+  /**
+   * The status the Deployment controller would write once {@code replicas} pods are ready: counts
+   * and {@code Available=True}, through the status subresource (no controller runs here).
+   */
+  static void writeDeploymentStatusAsTheControllerWould(
+      KubernetesClient client, String namespace, String child, int replicas) {
+    var deployments = client.apps().deployments().inNamespace(namespace);
+    var deployment = deployments.withName(child).get();
+    var now = java.time.Instant.now().toString();
+    deployment.setStatus(
+        new io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder()
+            .withObservedGeneration(deployment.getMetadata().getGeneration())
+            .withReplicas(replicas)
+            .withUpdatedReplicas(replicas)
+            .withReadyReplicas(replicas)
+            .withAvailableReplicas(replicas)
+            .withConditions(
+                new io.fabric8.kubernetes.api.model.apps.DeploymentConditionBuilder()
+                    .withType("Available")
+                    .withStatus("True")
+                    .withReason("MinimumReplicasAvailable")
+                    .withMessage("Deployment has minimum availability.")
+                    .withLastTransitionTime(now)
+                    .withLastUpdateTime(now)
+                    .build(),
+                new io.fabric8.kubernetes.api.model.apps.DeploymentConditionBuilder()
+                    .withType("Progressing")
+                    .withStatus("True")
+                    .withReason("NewReplicaSetAvailable")
+                    .withLastTransitionTime(now)
+                    .withLastUpdateTime(now)
+                    .build())
+            .build());
+    deployments.resource(deployment).updateStatus();
+  }
 }

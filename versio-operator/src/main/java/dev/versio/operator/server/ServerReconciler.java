@@ -6,6 +6,7 @@ import dev.versio.api.assign.ServerView;
 import dev.versio.api.config.ConversionConfigSpec;
 import dev.versio.api.config.ConversionConfigStatus;
 import dev.versio.api.server.ConversionWebhookServer;
+import dev.versio.api.server.ConversionWebhookServerSpec;
 import dev.versio.api.server.ConversionWebhookServerStatus;
 import dev.versio.api.server.ConversionWebhookServerStatus.AssignedConfig;
 import dev.versio.api.server.EndpointMatch;
@@ -17,8 +18,10 @@ import dev.versio.operator.gate.CaBundleSource;
 import dev.versio.operator.served.ServedTargetsWatch;
 import dev.versio.operator.server.ServerObservation.Check;
 import dev.versio.operator.server.children.ChildApis;
+import dev.versio.operator.server.children.ServerCertificate;
 import dev.versio.operator.server.children.WebhookServerChildren;
 import dev.versio.operator.status.Conditions;
+import dev.versio.operator.tls.TlsSecret;
 import dev.versio.operator.write.ClusterWriter;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -141,6 +144,22 @@ public final class ServerReconciler
    */
   private void applyChildren(ConversionWebhookServer server) {
     var namespace = CaBundleSource.namespaceOf(server, options.namespace());
+    var spec = server.getSpec() == null ? new ConversionWebhookServerSpec() : server.getSpec();
+    if (ServerCertificate.managedByOperator(spec)) {
+      // the serving certificate first: the pods mount it, and its CA reaches every target
+      var certificate = ServerCertificate.of(server.getMetadata().getName(), namespace, spec);
+      writer.ensureTlsSecret(
+          server,
+          new TlsSecret(
+                  cache.client(),
+                  namespace,
+                  CaBundleSource.secretName(server.getMetadata().getName()),
+                  clock)
+              .withLifetime(certificate.validity(), certificate.renewBefore())
+              .ownedBy(WebhookServerChildren.owner(server)),
+          "versio-webhook-server-" + server.getMetadata().getName(),
+          certificate.hosts());
+    }
     var desired = children.of(server, namespace);
     for (var child : desired.inApplyOrder()) {
       writer.applyChild(server, child);

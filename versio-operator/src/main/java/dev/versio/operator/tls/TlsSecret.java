@@ -1,5 +1,6 @@
 package dev.versio.operator.tls;
 
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.SecretList;
@@ -19,10 +20,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps self-signed TLS material in a Secret ({@value TlsMaterial#CA_CRT}, {@value
- * TlsMaterial#TLS_CRT}, {@value TlsMaterial#TLS_KEY}): reuses it while it is valid for the hosts
- * for at least {@link #RENEW_BEFORE}, otherwise issues new material. Several replicas may call this
- * at once: creation and replacement are optimistic (create, or update at the read resource
- * version), and whoever loses re-reads and takes the winner's material.
+ * TlsMaterial#TLS_CRT}, {@value TlsMaterial#TLS_KEY}): reuses it while the key matches the
+ * certificate, the CA signed it, it covers the hosts and stays valid for at least the renewal
+ * margin ({@link #RENEW_BEFORE} unless {@link #withLifetime} says otherwise); otherwise issues new
+ * material, keeping the previous CA in the bundle while it is still valid. Several replicas may
+ * call this at once: creation and replacement are optimistic (create, or update at the read
+ * resource version), and whoever loses re-reads and takes the winner's material.
  */
 public final class TlsSecret {
   /** Material expiring sooner than this is replaced. */
@@ -35,12 +38,50 @@ public final class TlsSecret {
   private final String namespace;
   private final String name;
   private final Clock clock;
+  private final Duration validity;
+  private final Duration renewBefore;
+  private final OwnerReference owner;
 
+  /** Material valid for a year, renewed 30 days before it expires, owned by nothing. */
   public TlsSecret(KubernetesClient client, String namespace, String name, Clock clock) {
+    this(client, namespace, name, clock, SelfSignedCa.DEFAULT_VALIDITY, RENEW_BEFORE, null);
+  }
+
+  private TlsSecret(
+      KubernetesClient client,
+      String namespace,
+      String name,
+      Clock clock,
+      Duration validity,
+      Duration renewBefore,
+      OwnerReference owner) {
     this.client = Objects.requireNonNull(client, "client");
     this.namespace = Objects.requireNonNull(namespace, "namespace");
     this.name = Objects.requireNonNull(name, "name");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.validity = Objects.requireNonNull(validity, "validity");
+    this.renewBefore = Objects.requireNonNull(renewBefore, "renewBefore");
+    if (!renewBefore.isPositive() || renewBefore.compareTo(validity) >= 0) {
+      throw new IllegalArgumentException(
+          "renewBefore ("
+              + renewBefore
+              + ") must be positive and shorter than the validity ("
+              + validity
+              + ")");
+    }
+    this.owner = owner;
+  }
+
+  /**
+   * The same Secret with material valid for {@code validity}, renewed {@code renewBefore} it ends.
+   */
+  public TlsSecret withLifetime(Duration validity, Duration renewBefore) {
+    return new TlsSecret(client, namespace, name, clock, validity, renewBefore, owner);
+  }
+
+  /** The same Secret, created with {@code owner} as its controlling owner. */
+  public TlsSecret ownedBy(OwnerReference owner) {
+    return new TlsSecret(client, namespace, name, clock, validity, renewBefore, owner);
   }
 
   /**
@@ -55,7 +96,7 @@ public final class TlsSecret {
       var secret = secrets().withName(name).get();
       var now = clock.instant();
       if (secret == null) {
-        var fresh = SelfSignedCa.issue(commonName, hosts, now, SelfSignedCa.DEFAULT_VALIDITY);
+        var fresh = SelfSignedCa.issue(commonName, hosts, now, validity);
         try {
           secrets().resource(newSecret(fresh)).create();
           LOG.info("created TLS Secret {}/{} for {}", namespace, name, hosts);
@@ -71,14 +112,14 @@ public final class TlsSecret {
       String problem;
       try {
         existing = TlsMaterial.fromSecretData(secret.getData());
-        problem = existing.problem(hosts, now, RENEW_BEFORE).orElse(null);
+        problem = existing.problem(hosts, now, renewBefore).orElse(null);
       } catch (IllegalArgumentException e) {
         problem = e.getMessage();
       }
       if (problem == null) {
         return existing;
       }
-      var fresh = SelfSignedCa.issue(commonName, hosts, now, SelfSignedCa.DEFAULT_VALIDITY);
+      var fresh = SelfSignedCa.issue(commonName, hosts, now, validity);
       if (existing != null) {
         fresh = fresh.keepingPreviousCa(existing, now);
       }
@@ -107,6 +148,7 @@ public final class TlsSecret {
         .withName(name)
         .withNamespace(namespace)
         .addToLabels("app.kubernetes.io/managed-by", "versio-operator")
+        .withOwnerReferences(owner == null ? List.of() : List.of(owner))
         .endMetadata()
         .withType("kubernetes.io/tls")
         .withData(material.secretData())

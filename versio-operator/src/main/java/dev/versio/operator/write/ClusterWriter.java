@@ -108,6 +108,19 @@ public final class ClusterWriter {
     }
   }
 
+  /**
+   * Creates or renews the TLS material {@code secret} keeps for {@code owner} (a write only when
+   * the material is missing, invalid, or due for renewal; reads are not counted as writes).
+   */
+  public void ensureTlsSecret(
+      HasMetadata owner,
+      dev.versio.operator.tls.TlsSecret secret,
+      String commonName,
+      java.util.List<String> hosts) {
+    check(owner);
+    secret.ensure(commonName, hosts);
+  }
+
   /** Deletes a child of {@code owner} that its spec no longer asks for (absent is fine). */
   public void deleteChild(
       HasMetadata owner, String apiVersion, String kind, String namespace, String name) {

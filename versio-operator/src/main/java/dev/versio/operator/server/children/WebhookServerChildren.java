@@ -468,7 +468,8 @@ public final class WebhookServerChildren {
     return meta.withOwnerReferences(owner).build();
   }
 
-  private static OwnerReference owner(ConversionWebhookServer server) {
+  /** The controlling owner reference every child of {@code server} carries. */
+  public static OwnerReference owner(ConversionWebhookServer server) {
     return new OwnerReferenceBuilder()
         .withApiVersion(
             server.getApiVersion() == null ? "versio.dev/v1alpha1" : server.getApiVersion())

@@ -1,0 +1,137 @@
+package dev.versio.operator;
+
+import static dev.versio.operator.OperatorFixture.awaitConfig;
+import static dev.versio.operator.OperatorFixture.phase;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.versio.api.server.ConversionWebhookServer;
+import dev.versio.api.server.ConversionWebhookServerSpec;
+import dev.versio.operator.server.children.ServerCertificate;
+import dev.versio.operator.tls.TlsMaterial;
+import dev.versio.testkit.Crds;
+import dev.versio.testkit.KubeApiServerTest;
+import dev.versio.testkit.KubeTestScope;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Without cert-manager the operator issues a Service-mode server's serving certificate itself: a CA
+ * and a key pair that match, for the Service's names, in {@code <n>-webhook-server-tls} owned by
+ * the server; its CA reaches the targets; and the material is renewed before it expires — judged by
+ * the operator's clock, which the test moves forward instead of waiting 75 days.
+ */
+@KubeApiServerTest
+class ManagedServerTlsIT {
+  private static Secret awaitSecret(
+      KubernetesClient client, String namespace, String name, Predicate<Secret> condition) {
+    return await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () -> client.secrets().inNamespace(namespace).withName(name).get(),
+            s -> s != null && condition.test(s));
+  }
+
+  private static java.util.List<java.security.cert.X509Certificate> certificates(String pem)
+      throws Exception {
+    return java.security.cert.CertificateFactory.getInstance("X.509")
+        .generateCertificates(
+            new java.io.ByteArrayInputStream(
+                pem.getBytes(java.nio.charset.StandardCharsets.US_ASCII)))
+        .stream()
+        .map(c -> (java.security.cert.X509Certificate) c)
+        .toList();
+  }
+
+  private static String caBundleOf(KubernetesClient client, String crd) {
+    var conversion =
+        client
+            .apiextensions()
+            .v1()
+            .customResourceDefinitions()
+            .withName(crd)
+            .get()
+            .getSpec()
+            .getConversion();
+    return conversion.getWebhook() == null
+        ? null
+        : conversion.getWebhook().getClientConfig().getCaBundle();
+  }
+
+  @Test
+  void theOperatorIssuesTheServingCertificateAndRenewsItBeforeItExpires(
+      KubernetesClient client, KubeTestScope scope) throws Exception {
+    OperatorFixture.installVersioCrds(client);
+    var namespace = scope.namespace();
+    var name = scope.name("tls");
+    var child = name + "-webhook-server";
+    var secretName = child + "-tls";
+    var clock = new AdjustableClock();
+    try (var operator = VersioOperator.start(client, OperatorFixture.options(), clock)) {
+      var server = new ConversionWebhookServer();
+      server.setMetadata(new ObjectMetaBuilder().withName(name).build());
+      server.setSpec(new ConversionWebhookServerSpec());
+      server.getSpec().namespace = namespace;
+      client.resource(server).create();
+
+      var first = awaitSecret(client, namespace, secretName, s -> true);
+      var material = TlsMaterial.fromSecretData(first.getData());
+      var hosts = ServerCertificate.of(name, namespace, server.getSpec()).hosts();
+      assertThat(hosts).contains(child + "." + namespace + ".svc");
+      assertThat(material.problem(hosts, clock.instant(), Duration.ofDays(15)))
+          .as("key matches, CA signed it, every Service name covered, valid long enough")
+          .isEmpty();
+      var notAfter = certificates(material.certificatePem()).getFirst().getNotAfter().toInstant();
+      assertThat(Duration.between(clock.instant(), notAfter))
+          .isBetween(Duration.ofDays(89), Duration.ofDays(91));
+      assertThat(first.getMetadata().getOwnerReferences())
+          .singleElement()
+          .satisfies(o -> assertThat(o.getName()).isEqualTo(name));
+
+      // the server becomes ready (the Deployment controller's part is written by the test) and a
+      // target converted by it carries the operator's CA
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  client.apps().deployments().inNamespace(namespace).withName(child).get() != null);
+      OperatorFixture.writeDeploymentStatusAsTheControllerWould(client, namespace, child, 2);
+      var crd = OperatorFixture.widgetCrd(scope.apiGroup(), "widgets", "Widget");
+      client.resource(crd).serverSideApply();
+      var target = crd.getMetadata().getName();
+      Crds.awaitEstablished(client, target);
+      var config = scope.name("served");
+      client.resource(OperatorFixture.renameConfig(config, target, name)).create();
+      awaitConfig(client, config, phase("Applied"));
+      assertThat(caBundleOf(client, target)).isEqualTo(first.getData().get("ca.crt"));
+
+      // 80 days later the certificate is within 15 days of its end: renewed, the old CA kept in
+      // the bundle while it is valid, and the new bundle reaches the target
+      clock.advance(Duration.ofDays(80));
+      var renewed =
+          awaitSecret(
+              client,
+              namespace,
+              secretName,
+              s -> !s.getData().get("tls.crt").equals(first.getData().get("tls.crt")));
+      var next = TlsMaterial.fromSecretData(renewed.getData());
+      assertThat(next.problem(hosts, clock.instant(), Duration.ofDays(15))).isEmpty();
+      assertThat(certificates(next.caBundlePem()))
+          .as("the new CA first, then the previous one")
+          .hasSize(2)
+          .element(1)
+          .isEqualTo(certificates(material.caBundlePem()).getFirst());
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> renewed.getData().get("ca.crt").equals(caBundleOf(client, target)));
+      assertThat(new String(Base64.getDecoder().decode(caBundleOf(client, target))))
+          .contains("BEGIN CERTIFICATE");
+    }
+  }
+}
