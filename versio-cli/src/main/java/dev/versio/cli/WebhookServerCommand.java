@@ -152,6 +152,15 @@ final class WebhookServerCommand implements Callable<Integer> {
   String drain;
 
   @Option(
+      paramLabel = "DURATION",
+      names = "--shutdown-delay",
+      defaultValue = "5s",
+      description =
+          "On SIGTERM, how long /readyz answers 503 while conversions are still served, so the"
+              + " replica leaves its Service's endpoints before it stops (default: ${DEFAULT-VALUE}).")
+  String shutdownDelay;
+
+  @Option(
       names = "--enable-debug-endpoints",
       description =
           "Serve /debug/registry on the ops port: every config, plan hash and error this replica"
@@ -195,6 +204,9 @@ final class WebhookServerCommand implements Callable<Integer> {
         var server =
             WebhookServer.start(client, options, Clock.systemUTC(), tracing, publication())) {
       stop.await();
+      // out of the Service's endpoints first, still serving what the apiserver already sends
+      server.stopAdvertising();
+      Thread.sleep(Durations.parse(shutdownDelay).toMillis());
       server.close(); // stop accepting, finish in-flight reviews
     } finally {
       if (otlp != null) {

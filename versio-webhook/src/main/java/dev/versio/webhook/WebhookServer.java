@@ -233,6 +233,16 @@ public final class WebhookServer implements AutoCloseable {
     return ready;
   }
 
+  /**
+   * The first step of a graceful stop: {@code /readyz} answers 503 from now on, so the replica's
+   * endpoint is taken out of its Service, while conversions keep being answered until {@link
+   * #close()}. Called for the shutdown delay (the image has no shell for a preStop sleep).
+   */
+  public void stopAdvertising() {
+    ready = false;
+    metrics.notReady();
+  }
+
   public int conversionPort() {
     return conversion.actualPort();
   }

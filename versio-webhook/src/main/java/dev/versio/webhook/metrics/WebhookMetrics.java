@@ -149,6 +149,11 @@ public final class WebhookMetrics {
     ready.set(1);
   }
 
+  /** The replica stops reporting ready (a graceful stop has begun). */
+  public void notReady() {
+    ready.set(0);
+  }
+
   /** Prometheus text exposition. */
   public String scrape() {
     return registry.scrape();
