@@ -85,7 +85,10 @@ final class ServerReplicas implements AutoCloseable {
                 "--pod-namespace",
                 namespace,
                 "--drain",
-                drain.toMillis() + "ms"));
+                drain.toMillis() + "ms",
+                // the harness stops replicas only at its end, when nothing is sent to them
+                "--shutdown-delay",
+                "0s"));
         var process =
             ManagedProcess.start(
                 pod,

@@ -207,7 +207,10 @@ final class DevSession implements AutoCloseable {
             "--conversion-port",
             Integer.toString(endpoint.conversionPort()),
             "--ops-port",
-            Integer.toString(endpoint.opsPort())),
+            Integer.toString(endpoint.opsPort()),
+            // no Service in front of it: nothing to leave before stopping
+            "--shutdown-delay",
+            "0s"),
         Map.of("POD_NAME", SERVER + "-webhook-server-dev"));
   }
 
