@@ -15,7 +15,6 @@ import dev.versio.testkit.tls.CertificateAuthority;
 import dev.versio.testkit.tls.PemMaterial;
 import dev.versio.webhook.WebhookServer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -437,10 +436,7 @@ class CaRotationIT {
   }
 
   private static ConversionWebhookServer serviceModeServer(String name, String namespace) {
-    var server = new ConversionWebhookServer();
-    server.setMetadata(new ObjectMetaBuilder().withName(name).build());
-    server.setSpec(new ConversionWebhookServerSpec());
-    server.getSpec().namespace = namespace;
+    var server = OperatorFixture.serviceModeServer(name, namespace);
     // cert-manager mode: the Secret is cert-manager's to write (this test writes it as it would)
     server.getSpec().certificate = new ConversionWebhookServerSpec.Certificate();
     server.getSpec().certificate.issuerRef = new ConversionWebhookServerSpec.IssuerRef();

@@ -5,14 +5,11 @@ import static dev.versio.operator.OperatorFixture.phase;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.versio.api.server.ConversionWebhookServer;
-import dev.versio.api.server.ConversionWebhookServerSpec;
 import dev.versio.operator.server.children.ServerCertificate;
 import dev.versio.operator.tls.TlsMaterial;
 import dev.versio.testkit.Crds;
 import dev.versio.testkit.KubeApiServerTest;
 import dev.versio.testkit.KubeTestScope;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -74,10 +71,7 @@ class ManagedServerTlsIT {
     var secretName = child + "-tls";
     var clock = new AdjustableClock();
     try (var operator = VersioOperator.start(client, OperatorFixture.options(), clock)) {
-      var server = new ConversionWebhookServer();
-      server.setMetadata(new ObjectMetaBuilder().withName(name).build());
-      server.setSpec(new ConversionWebhookServerSpec());
-      server.getSpec().namespace = namespace;
+      var server = OperatorFixture.serviceModeServer(name, namespace);
       client.resource(server).create();
 
       var first = awaitSecret(client, namespace, secretName, s -> true);

@@ -164,4 +164,14 @@ final class OperatorFixture {
             .build());
     deployments.resource(deployment).updateStatus();
   }
+
+  /** A ConversionWebhookServer in Service mode whose children live in {@code namespace}. */
+  static ConversionWebhookServer serviceModeServer(String name, String namespace) {
+    var server = new ConversionWebhookServer();
+    server.setMetadata(
+        new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name).build());
+    server.setSpec(new dev.versio.api.server.ConversionWebhookServerSpec());
+    server.getSpec().namespace = namespace;
+    return server;
+  }
 }

@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.versio.api.server.ConversionWebhookServer;
-import dev.versio.api.server.ConversionWebhookServerSpec;
 import dev.versio.testkit.KubeApiServerTest;
 import dev.versio.testkit.KubeTestScope;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -24,14 +22,6 @@ import org.junit.jupiter.api.Test;
  */
 @KubeApiServerTest
 class WebhookServerChildrenIT {
-  private static ConversionWebhookServer serviceModeServer(String name, String namespace) {
-    var server = new ConversionWebhookServer();
-    server.setMetadata(new ObjectMetaBuilder().withName(name).build());
-    server.setSpec(new ConversionWebhookServerSpec());
-    server.getSpec().namespace = namespace;
-    return server;
-  }
-
   private static Deployment awaitDeployment(
       KubernetesClient client, String namespace, String name, Predicate<Deployment> condition) {
     return await()
@@ -61,7 +51,7 @@ class WebhookServerChildrenIT {
     var child = name + "-webhook-server";
     try (var operator =
         VersioOperator.start(client, OperatorFixture.options(), Clock.systemUTC())) {
-      client.resource(serviceModeServer(name, namespace)).create();
+      client.resource(OperatorFixture.serviceModeServer(name, namespace)).create();
       var uid =
           client
               .resources(ConversionWebhookServer.class)

@@ -14,7 +14,6 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -129,19 +128,22 @@ public final class ClusterCache implements AutoCloseable {
     return target == null ? List.of() : List.of(target);
   }
 
+  /** Every informer but the XRDs' (which starts when Crossplane's API appears). */
+  private List<SharedIndexInformer<?>> fixedInformers() {
+    return List.of(
+        crds,
+        servers,
+        crdConfigs,
+        xrdConfigs,
+        secrets,
+        servedTargetLeases,
+        childDeployments,
+        childServices);
+  }
+
   /** Starts every informer and waits until the caches are filled. */
   public void start(Duration timeout) {
-    var all =
-        new ArrayList<SharedIndexInformer<?>>(
-            List.of(
-                crds,
-                servers,
-                crdConfigs,
-                xrdConfigs,
-                secrets,
-                servedTargetLeases,
-                childDeployments,
-                childServices));
+    var all = fixedInformers();
     for (var informer : all) {
       informer.exceptionHandler(
           (started, error) -> {
@@ -350,16 +352,7 @@ public final class ClusterCache implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    for (var informer :
-        List.of(
-            crds,
-            servers,
-            crdConfigs,
-            xrdConfigs,
-            secrets,
-            servedTargetLeases,
-            childDeployments,
-            childServices)) {
+    for (var informer : fixedInformers()) {
       informer.close();
     }
     var informer = xrds;
