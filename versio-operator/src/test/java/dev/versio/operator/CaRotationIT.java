@@ -168,6 +168,7 @@ class CaRotationIT {
         .until(
             () -> client.apps().deployments().inNamespace(namespace).withName(child).get() != null);
     OperatorFixture.writeDeploymentStatusAsTheControllerWould(client, namespace, child, 2);
+    OperatorFixture.writeEndpointsAsTheControllerWould(client, namespace, child);
 
     var targets = installTargetsConvertedBy(scope, server);
 

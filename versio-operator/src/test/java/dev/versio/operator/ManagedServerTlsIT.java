@@ -96,6 +96,7 @@ class ManagedServerTlsIT {
               () ->
                   client.apps().deployments().inNamespace(namespace).withName(child).get() != null);
       OperatorFixture.writeDeploymentStatusAsTheControllerWould(client, namespace, child, 2);
+      OperatorFixture.writeEndpointsAsTheControllerWould(client, namespace, child);
       var crd = OperatorFixture.widgetCrd(scope.apiGroup(), "widgets", "Widget");
       client.resource(crd).serverSideApply();
       var target = crd.getMetadata().getName();

@@ -174,4 +174,32 @@ final class OperatorFixture {
     server.getSpec().namespace = namespace;
     return server;
   }
+
+  /**
+   * The Endpoints the endpoints controller would write for a Service whose pods are ready (no
+   * controller nor pod runs here): one ready address on the conversion port.
+   */
+  static void writeEndpointsAsTheControllerWould(
+      KubernetesClient client, String namespace, String service) {
+    client
+        .endpoints()
+        .inNamespace(namespace)
+        .resource(
+            new io.fabric8.kubernetes.api.model.EndpointsBuilder()
+                .withNewMetadata()
+                .withName(service)
+                .withNamespace(namespace)
+                .endMetadata()
+                .addNewSubset()
+                .addNewAddress()
+                .withIp("10.0.0.10")
+                .endAddress()
+                .addNewPort()
+                .withName("conversion")
+                .withPort(9443)
+                .endPort()
+                .endSubset()
+                .build())
+        .serverSideApply();
+  }
 }

@@ -32,6 +32,21 @@ class WebhookServerChildrenIT {
             d -> d != null && condition.test(d));
   }
 
+  private static void awaitServiceReady(
+      KubernetesClient client, String server, String status, String reason) {
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> client.resources(ConversionWebhookServer.class).withName(server).get(),
+            s ->
+                s != null
+                    && s.getStatus() != null
+                    && dev.versio.operator.status.Conditions.find(
+                            s.getStatus().conditions, "ServiceReady")
+                        .map(c -> status.equals(c.getStatus()) && reason.equals(c.getReason()))
+                        .orElse(false));
+  }
+
   private static boolean exists(
       KubernetesClient client, String apiVersion, String kind, String namespace, String name) {
     return client
@@ -100,6 +115,11 @@ class WebhookServerChildrenIT {
                           != null);
       assertThat(exists(client, "autoscaling/v2beta2", "HorizontalPodAutoscaler", namespace, child))
           .isFalse();
+
+      // ServiceReady means a replica can be reached through the Service, not that it exists
+      awaitServiceReady(client, name, "False", "NoReadyEndpoints");
+      OperatorFixture.writeEndpointsAsTheControllerWould(client, namespace, child);
+      awaitServiceReady(client, name, "True", "ServiceReady");
 
       // someone edits the Deployment: the operator takes it back
       client

@@ -21,6 +21,7 @@ import dev.versio.operator.server.children.ChildApis;
 import dev.versio.operator.server.children.ServerCertificate;
 import dev.versio.operator.server.children.WebhookServerChildren;
 import dev.versio.operator.status.Conditions;
+import dev.versio.operator.tls.TlsMaterial;
 import dev.versio.operator.tls.TlsSecret;
 import dev.versio.operator.write.ClusterWriter;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -35,15 +36,10 @@ import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
-import java.io.ByteArrayInputStream;
-import java.security.cert.CertificateFactory;
-import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
-import java.util.Date;
 import java.util.List;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -287,22 +283,11 @@ public final class ServerReconciler
                       + replicas
                       + " replicas ready)");
     }
-    boolean serviceExists;
-    String serviceMessage;
-    try {
-      serviceExists = client.services().inNamespace(namespace).withName(child).get() != null;
-      serviceMessage =
-          serviceExists
-              ? "Service " + namespace + "/" + child + " exists"
-              : "Service " + namespace + "/" + child + " does not exist";
-    } catch (KubernetesClientException e) {
-      serviceExists = false;
-      serviceMessage = "service lookup error: " + e.getMessage();
-    }
+    var service = serviceCheck(client, namespace, child);
     return new ServerObservation(
         available,
-        certificate(namespace, CaBundleSource.secretName(name)),
-        new Check(serviceExists, serviceExists ? "ServiceReady" : "ServiceMissing", serviceMessage),
+        certificate(namespace, CaBundleSource.secretName(name), child + "." + namespace + ".svc"),
+        service,
         replicas,
         readyReplicas,
         "https://" + child + "." + namespace + ".svc:" + port,
@@ -326,7 +311,41 @@ public final class ServerReconciler
     return result;
   }
 
-  private Check certificate(String namespace, String secretName) {
+  /**
+   * Ready when the Service exists and its Endpoints list at least one ready address: the apiserver
+   * can reach a replica through it, not merely "the object exists".
+   */
+  private static Check serviceCheck(
+      io.fabric8.kubernetes.client.KubernetesClient client, String namespace, String child) {
+    var where = "Service " + namespace + "/" + child;
+    try {
+      if (client.services().inNamespace(namespace).withName(child).get() == null) {
+        return new Check(false, "ServiceMissing", where + " does not exist");
+      }
+      var endpoints = client.endpoints().inNamespace(namespace).withName(child).get();
+      long ready =
+          endpoints == null || endpoints.getSubsets() == null
+              ? 0
+              : endpoints.getSubsets().stream()
+                  .mapToLong(s -> s.getAddresses() == null ? 0 : s.getAddresses().size())
+                  .sum();
+      return ready > 0
+          ? new Check(true, "ServiceReady", where + " has " + ready + " ready endpoint(s)")
+          : new Check(
+              false,
+              "NoReadyEndpoints",
+              where + " has no ready endpoints (no replica passes /readyz yet)");
+    } catch (KubernetesClientException e) {
+      return new Check(false, "ServiceMissing", "service lookup error: " + e.getMessage());
+    }
+  }
+
+  /**
+   * Ready when the Secret holds a certificate and key that belong together, valid now, covering
+   * {@code host} (the name the apiserver calls), and — when it has {@code ca.crt} — signed by its
+   * first CA.
+   */
+  private Check certificate(String namespace, String secretName, String host) {
     Secret secret;
     try {
       secret =
@@ -338,29 +357,31 @@ public final class ServerReconciler
       return new Check(false, "CertificateNotReady", "secret lookup error: " + e.getMessage());
     }
     var where = "Secret " + namespace + "/" + secretName;
-    if (secret == null || secret.getData() == null || secret.getData().get("tls.crt") == null) {
-      return new Check(false, "CertificateNotReady", where + " has no tls.crt yet");
+    var data = secret == null ? null : secret.getData();
+    if (data == null || data.get("tls.crt") == null || data.get("tls.key") == null) {
+      return new Check(false, "CertificateNotReady", where + " has no tls.crt and tls.key yet");
     }
+    var withCa = new java.util.HashMap<>(data);
+    withCa.putIfAbsent("ca.crt", data.get("tls.crt")); // no CA given: judge the leaf on its own
+    TlsMaterial material;
     try {
-      var pem = Base64.getDecoder().decode(secret.getData().get("tls.crt"));
-      var certificate =
-          (X509Certificate)
-              CertificateFactory.getInstance("X.509")
-                  .generateCertificate(new ByteArrayInputStream(pem));
-      var now = Date.from(clock.instant());
-      if (certificate.getNotAfter().before(now)) {
-        return new Check(
-            false,
-            "CertificateExpired",
-            where + ": tls.crt expired on " + certificate.getNotAfter());
-      }
-      return new Check(
-          true,
-          "CertificateReady",
-          where + ": tls.crt valid until " + certificate.getNotAfter().toInstant());
-    } catch (Exception e) {
-      return new Check(false, "CertificateNotReady", where + ": tls.crt is not a PEM certificate");
+      material = TlsMaterial.fromSecretData(withCa);
+    } catch (IllegalArgumentException e) {
+      return new Check(false, "CertificateNotReady", where + ": " + e.getMessage());
     }
+    var problem = material.problem(List.of(host), clock.instant(), Duration.ZERO).orElse(null);
+    if (problem != null && !data.containsKey("ca.crt") && problem.contains("not signed by")) {
+      problem = null; // a leaf without its CA in the Secret: nothing to check it against here
+    }
+    if (problem != null) {
+      return new Check(
+          false,
+          problem.contains("expire") ? "CertificateExpired" : "CertificateNotReady",
+          where + ": " + problem);
+    }
+    var notAfter = material.certificateNotAfter();
+    return new Check(
+        true, "CertificateReady", where + ": key pair matches, valid until " + notAfter);
   }
 
   private List<AssignedConfig> assignedConfigs(String server) {

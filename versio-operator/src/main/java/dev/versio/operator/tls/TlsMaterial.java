@@ -148,6 +148,11 @@ public record TlsMaterial(String caBundlePem, String certificatePem, String priv
     return Optional.empty();
   }
 
+  /** When the serving certificate ends. */
+  public Instant certificateNotAfter() {
+    return Pem.certificates(certificatePem).getFirst().getNotAfter().toInstant();
+  }
+
   /** SANs as {@code dns:<lower-case name>} and {@code ip:<address>}. */
   private static HashSet<String> subjectAltNames(X509Certificate certificate) {
     var out = new HashSet<String>();
