@@ -161,6 +161,13 @@ final class WebhookServerCommand implements Callable<Integer> {
   String shutdownDelay;
 
   @Option(
+      names = "--metrics-version-labels",
+      description =
+          "Label review metrics with the from and to versions too (default: off; they multiply"
+              + " every target's series by its version pairs).")
+  boolean metricsVersionLabels;
+
+  @Option(
       names = "--enable-debug-endpoints",
       description =
           "Serve /debug/registry on the ops port: every config, plan hash and error this replica"
@@ -193,7 +200,8 @@ final class WebhookServerCommand implements Callable<Integer> {
                 : initialSyncWorkers,
             configSelector,
             Durations.parse(drain),
-            debugEndpoints);
+            debugEndpoints,
+            metricsVersionLabels);
     var stop = StopSignal.install(Duration.ofSeconds(30));
     var otlp =
         otlpTracesEndpoint == null

@@ -56,7 +56,7 @@ public final class WebhookServer implements AutoCloseable {
     this.options = options;
     this.tracing = tracing;
     this.vertx = Vertx.vertx();
-    this.metrics = new WebhookMetrics();
+    this.metrics = new WebhookMetrics(options.metricsVersionLabels());
     this.publisher =
         publication == null
             ? null

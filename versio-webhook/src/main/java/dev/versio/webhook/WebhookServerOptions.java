@@ -20,6 +20,8 @@ import java.util.Objects;
  *     named by the live target's {@code spec.conversion}
  * @param debugEndpoints whether the ops port serves {@code /debug/registry} (off by default: it
  *     lists every config and error this replica holds)
+ * @param metricsVersionLabels whether review metrics also carry {@code from} and {@code to} (off by
+ *     default: they multiply every target's series by its version pairs)
  */
 public record WebhookServerOptions(
     String serverName,
@@ -32,7 +34,8 @@ public record WebhookServerOptions(
     int initialSyncWorkers,
     String configLabelSelector,
     Duration drain,
-    boolean debugEndpoints) {
+    boolean debugEndpoints,
+    boolean metricsVersionLabels) {
 
   /**
    * 64 MiB: a list of 10,000 typical objects (3–6 KiB each as JSON) is 30–60 MiB; the apiserver
@@ -82,6 +85,7 @@ public record WebhookServerOptions(
         initialSyncWorkers,
         configLabelSelector,
         DEFAULT_DRAIN,
+        false,
         false);
   }
 
@@ -101,7 +105,8 @@ public record WebhookServerOptions(
         initialSyncWorkers,
         configLabelSelector,
         value,
-        debugEndpoints);
+        debugEndpoints,
+        metricsVersionLabels);
   }
 
   /** These options with {@code /debug/registry} on or off. */
@@ -117,6 +122,24 @@ public record WebhookServerOptions(
         initialSyncWorkers,
         configLabelSelector,
         drain,
+        on,
+        metricsVersionLabels);
+  }
+
+  /** These options with {@code from}/{@code to} labels on review metrics on or off. */
+  public WebhookServerOptions withMetricsVersionLabels(boolean on) {
+    return new WebhookServerOptions(
+        serverName,
+        tlsCertDir,
+        host,
+        conversionPort,
+        opsPort,
+        certReloadInterval,
+        maxBodyBytes,
+        initialSyncWorkers,
+        configLabelSelector,
+        drain,
+        debugEndpoints,
         on);
   }
 }

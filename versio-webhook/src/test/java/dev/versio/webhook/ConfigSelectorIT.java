@@ -43,6 +43,7 @@ class ConfigSelectorIT {
             2,
             "team=payments",
             WebhookFixture.DRAIN,
+            false,
             false);
     try (var server = WebhookServer.start(client, options, Clock.systemUTC())) {
       client

@@ -87,7 +87,8 @@ final class WebhookFixture {
             4,
             null,
             DRAIN,
-            debug);
+            debug,
+            false);
     return WebhookServer.start(client, options, Clock.systemUTC());
   }
 

@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -31,7 +32,22 @@ public final class WebhookMetrics {
   private final AtomicLong initialSyncMillis = new AtomicLong();
   private final AtomicInteger initialSyncTargets = new AtomicInteger();
 
+  /**
+   * Whether review metrics also carry the {@code from} and {@code to} versions: off by default,
+   * since they multiply the series of every target by its version pairs.
+   */
+  private final boolean versionLabels;
+
+  /** Review metrics labelled by target and result only. */
   public WebhookMetrics() {
+    this(false);
+  }
+
+  /**
+   * @param versionLabels whether review metrics also carry {@code from} and {@code to}
+   */
+  public WebhookMetrics(boolean versionLabels) {
+    this.versionLabels = versionLabels;
     new JvmMemoryMetrics().bindTo(registry);
     new JvmGcMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
@@ -60,37 +76,50 @@ public final class WebhookMetrics {
         .register(registry);
   }
 
-  /** Records one handled review. */
+  /**
+   * Records one handled review: one latency histogram per target (plus per version pair when
+   * version labels are on), requests by target and result, objects by target and result.
+   */
   public void review(String target, ReviewOutcome outcome, long nanos) {
-    var from = outcome.from() == null ? "unknown" : outcome.from();
-    var to = outcome.to() == null ? "unknown" : outcome.to();
-    Timer.builder("versio.webhook.conversion.review.duration")
-        .description("Time to handle one ConversionReview")
-        .tags("target", target, "from", from, "to", to, "result", outcome.result().label())
-        .publishPercentileHistogram()
-        .minimumExpectedValue(Duration.ofNanos(50_000))
-        .maximumExpectedValue(Duration.ofSeconds(5))
-        .register(registry)
-        .record(Duration.ofNanos(nanos));
+    var result = outcome.result().label();
+    var timer =
+        Timer.builder("versio.webhook.conversion.review.duration")
+            .description("Time to handle one ConversionReview")
+            .tag("target", target)
+            .publishPercentileHistogram()
+            .minimumExpectedValue(Duration.ofNanos(50_000))
+            .maximumExpectedValue(Duration.ofSeconds(5));
+    if (versionLabels) {
+      timer.tags("from", versionOf(outcome.from()), "to", versionOf(outcome.to()));
+    }
+    timer.register(registry).record(Duration.ofNanos(nanos));
     Counter.builder("versio.webhook.conversion.review.requests")
         .description("ConversionReview requests by result")
-        .tags("target", target, "result", outcome.result().label())
+        .tags("target", target, "result", result)
         .register(registry)
         .increment();
     if (outcome.objects() > 0) {
-      Counter.builder("versio.webhook.conversion.objects")
-          .description("Objects in ConversionReviews by result")
-          .tags(
-              "target",
-              target,
-              "from",
-              from,
-              "to",
-              to,
-              "result",
-              outcome.failure() == null ? "success" : "error")
-          .register(registry)
-          .increment(outcome.objects());
+      var objects =
+          Counter.builder("versio.webhook.conversion.objects")
+              .description("Objects in ConversionReviews by result")
+              .tags("target", target, "result", outcome.failure() == null ? "success" : "error");
+      if (versionLabels) {
+        objects.tags("from", versionOf(outcome.from()), "to", versionOf(outcome.to()));
+      }
+      objects.register(registry).increment(outcome.objects());
+    }
+  }
+
+  private static String versionOf(String version) {
+    return version == null ? "unknown" : version;
+  }
+
+  /** Removes every series of {@code target}: it is no longer served here. */
+  public void forgetTarget(String target) {
+    for (var meter : List.copyOf(registry.getMeters())) {
+      if (target.equals(meter.getId().getTag("target"))) {
+        registry.remove(meter);
+      }
     }
   }
 

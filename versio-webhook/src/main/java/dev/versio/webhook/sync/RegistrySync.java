@@ -280,6 +280,7 @@ public final class RegistrySync implements AutoCloseable {
     }
     releasing.remove(target);
     registry.remove(target);
+    metrics.forgetTarget(target); // no series of a target this replica no longer serves
     LOG.info(
         "{} is gone or no longer assigned to server {}: dropped target {} after the drain",
         key,
