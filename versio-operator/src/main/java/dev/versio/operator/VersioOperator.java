@@ -166,22 +166,34 @@ public final class VersioOperator implements AutoCloseable {
         });
     // a change of what a server's replicas serve reconciles the server and the moves held on it
     served.register(cache, scheduler);
-    // an edit of a server's Deployment or Service reconciles the server, which takes it back
+    var servers =
+        new ServerReconciler(
+            cache, writer, serverTriggers, served, childApis(client), options, clock);
+    // a change of a server's Deployment or Service reconciles the server (its status reads them);
+    // an edit or delete of one makes it apply its children again, which takes the edit back
     cache.onManagedChild(
         (old, now, deleted) -> {
           var owners = now.getMetadata().getOwnerReferences();
-          if (owners != null) {
-            owners.stream()
-                .filter(o -> "ConversionWebhookServer".equals(o.getKind()))
-                .forEach(o -> serverTriggers.now(List.of(o.getName())));
+          if (owners == null) {
+            return;
           }
+          boolean edited =
+              deleted
+                  || old == null
+                  || !(now instanceof io.fabric8.kubernetes.api.model.apps.Deployment)
+                  || !Objects.equals(
+                      old.getMetadata().getGeneration(), now.getMetadata().getGeneration());
+          owners.stream()
+              .filter(o -> "ConversionWebhookServer".equals(o.getKind()))
+              .forEach(
+                  o -> {
+                    if (edited) {
+                      servers.childChanged(o.getName());
+                    }
+                    serverTriggers.now(List.of(o.getName()));
+                  });
         });
-    register(
-        new ServerReconciler(
-            cache, writer, serverTriggers, served, childApis(client), options, clock),
-        "conversionwebhookserver",
-        ServerReconciler.FINALIZER,
-        options);
+    register(servers, "conversionwebhookserver", ServerReconciler.FINALIZER, options);
     cache.start(CACHE_SYNC_TIMEOUT);
     metrics.xrdApiAvailable(cache.xrdApiAvailable());
     operator.start();

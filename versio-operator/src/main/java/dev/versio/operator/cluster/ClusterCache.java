@@ -281,6 +281,17 @@ public final class ClusterCache implements AutoCloseable {
     return xrdConfigs.getIndexer().byIndex(BY_TARGET, target);
   }
 
+  /** A Deployment the operator manages (a server's replicas), from the cache. */
+  public Optional<io.fabric8.kubernetes.api.model.apps.Deployment> deployment(
+      String namespace, String name) {
+    return Optional.ofNullable(childDeployments.getStore().getByKey(namespace + "/" + name));
+  }
+
+  /** A Service the operator manages, from the cache. */
+  public Optional<io.fabric8.kubernetes.api.model.Service> service(String namespace, String name) {
+    return Optional.ofNullable(childServices.getStore().getByKey(namespace + "/" + name));
+  }
+
   public Optional<Secret> secret(String namespace, String name) {
     return Optional.ofNullable(secrets.getStore().getByKey(namespace + "/" + name));
   }

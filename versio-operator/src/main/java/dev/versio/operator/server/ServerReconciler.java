@@ -25,7 +25,6 @@ import dev.versio.operator.tls.TlsMaterial;
 import dev.versio.operator.tls.TlsSecret;
 import dev.versio.operator.write.ClusterWriter;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -78,6 +77,12 @@ public final class ServerReconciler
   private record Probed(String url, String caBundle, UrlProbe.Result result, Instant at) {}
 
   private static final Duration PROBE_REUSE = Duration.ofSeconds(5);
+
+  /** What was last applied as a server's children, and when. */
+  private record Applied(String fingerprint, Instant at) {}
+
+  private final java.util.Map<String, Applied> applied =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   public ServerReconciler(
       ClusterCache cache,
@@ -135,38 +140,75 @@ public final class ServerReconciler
 
   /**
    * Server-side applies the objects a Service-mode server runs on, and deletes the autoscaler and
-   * the disruption budget when its spec no longer asks for them. An edit of a child is taken back
-   * here: the Deployment and Service are watched, the rest is looked at on every reconcile.
+   * the disruption budget when its spec no longer asks for them — only when something can have
+   * changed: what the server wants differs from what was last applied, a watched child (Deployment,
+   * Service) was edited or deleted, or the resync interval has passed (which also takes back edits
+   * of the unwatched children). Every config change reconciles the servers, and that must not cost
+   * a round of writes each time.
    */
   private void applyChildren(ConversionWebhookServer server) {
+    var name = server.getMetadata().getName();
     var namespace = CaBundleSource.namespaceOf(server, options.namespace());
     var spec = server.getSpec() == null ? new ConversionWebhookServerSpec() : server.getSpec();
     if (ServerCertificate.managedByOperator(spec)) {
-      // the serving certificate first: the pods mount it, and its CA reaches every target
-      var certificate = ServerCertificate.of(server.getMetadata().getName(), namespace, spec);
-      writer.ensureTlsSecret(
-          server,
-          new TlsSecret(
-                  cache.client(),
-                  namespace,
-                  CaBundleSource.secretName(server.getMetadata().getName()),
-                  clock)
-              .withLifetime(certificate.validity(), certificate.renewBefore())
-              .ownedBy(WebhookServerChildren.owner(server)),
-          "versio-webhook-server-" + server.getMetadata().getName(),
-          certificate.hosts());
+      ensureCertificate(server, namespace, ServerCertificate.of(name, namespace, spec));
     }
     var desired = children.of(server, namespace);
+    var fingerprint = SERIALIZATION.asJson(desired.inApplyOrder());
+    var now = clock.instant();
+    var last = applied.get(name);
+    if (last != null
+        && last.fingerprint().equals(fingerprint)
+        && now.isBefore(last.at().plus(options.resyncInterval()))) {
+      return;
+    }
     for (var child : desired.inApplyOrder()) {
       writer.applyChild(server, child);
     }
-    var name = WebhookServerChildren.childName(server.getMetadata().getName());
+    var child = WebhookServerChildren.childName(name);
     if (desired.autoscaler().isEmpty()) {
-      deleteIfPresent(server, childApis.hpa(), "HorizontalPodAutoscaler", namespace, name);
+      deleteIfPresent(server, childApis.hpa(), "HorizontalPodAutoscaler", namespace, child);
     }
     if (desired.disruptionBudget().isEmpty()) {
-      deleteIfPresent(server, childApis.pdb(), "PodDisruptionBudget", namespace, name);
+      deleteIfPresent(server, childApis.pdb(), "PodDisruptionBudget", namespace, child);
     }
+    applied.put(name, new Applied(fingerprint, now));
+  }
+
+  /** A watched child of {@code server} was edited or deleted: apply its children again. */
+  public void childChanged(String server) {
+    applied.remove(server);
+  }
+
+  /**
+   * Issues or renews the serving certificate when the Secret (as cached) cannot serve the Service's
+   * names until the renewal margin; otherwise nothing is read or written.
+   */
+  private void ensureCertificate(
+      ConversionWebhookServer server, String namespace, ServerCertificate certificate) {
+    var name = server.getMetadata().getName();
+    var secretName = CaBundleSource.secretName(name);
+    var cached = cache.secret(namespace, secretName);
+    if (cached.isPresent() && cached.get().getData() != null) {
+      try {
+        var material = TlsMaterial.fromSecretData(cached.get().getData());
+        if (material
+            .problem(certificate.hosts(), clock.instant(), certificate.renewBefore())
+            .isEmpty()) {
+          return;
+        }
+      } catch (IllegalArgumentException e) {
+        // unreadable: the Secret below says why and replaces it
+      }
+    }
+    // the serving certificate first: the pods mount it, and its CA reaches every target
+    writer.ensureTlsSecret(
+        server,
+        new TlsSecret(cache.client(), namespace, secretName, clock)
+            .withLifetime(certificate.validity(), certificate.renewBefore())
+            .ownedBy(WebhookServerChildren.owner(server)),
+        "versio-webhook-server-" + name,
+        certificate.hosts());
   }
 
   private void deleteIfPresent(
@@ -238,14 +280,7 @@ public final class ServerReconciler
     var child = name + "-webhook-server";
     int port =
         spec == null || spec.service == null || spec.service.port == null ? 443 : spec.service.port;
-    var client = cache.client();
-    Deployment deployment = null;
-    String deploymentError = null;
-    try {
-      deployment = client.apps().deployments().inNamespace(namespace).withName(child).get();
-    } catch (KubernetesClientException e) {
-      deploymentError = e.getMessage();
-    }
+    var deployment = cache.deployment(namespace, child).orElse(null);
     Check available;
     Integer replicas = null;
     Integer readyReplicas = null;
@@ -254,9 +289,7 @@ public final class ServerReconciler
           new Check(
               false,
               "DeploymentNotAvailable",
-              deploymentError != null
-                  ? "deployment lookup error: " + deploymentError
-                  : "Deployment " + namespace + "/" + child + " does not exist");
+              "Deployment " + namespace + "/" + child + " does not exist");
     } else {
       var status = deployment.getStatus();
       replicas = status == null || status.getReplicas() == null ? 0 : status.getReplicas();
@@ -283,7 +316,7 @@ public final class ServerReconciler
                       + replicas
                       + " replicas ready)");
     }
-    var service = serviceCheck(client, namespace, child);
+    var service = serviceCheck(namespace, child);
     return new ServerObservation(
         available,
         certificate(namespace, CaBundleSource.secretName(name), child + "." + namespace + ".svc"),
@@ -315,14 +348,13 @@ public final class ServerReconciler
    * Ready when the Service exists and its Endpoints list at least one ready address: the apiserver
    * can reach a replica through it, not merely "the object exists".
    */
-  private static Check serviceCheck(
-      io.fabric8.kubernetes.client.KubernetesClient client, String namespace, String child) {
+  private Check serviceCheck(String namespace, String child) {
     var where = "Service " + namespace + "/" + child;
     try {
-      if (client.services().inNamespace(namespace).withName(child).get() == null) {
+      if (cache.service(namespace, child).isEmpty()) {
         return new Check(false, "ServiceMissing", where + " does not exist");
       }
-      var endpoints = client.endpoints().inNamespace(namespace).withName(child).get();
+      var endpoints = cache.client().endpoints().inNamespace(namespace).withName(child).get();
       long ready =
           endpoints == null || endpoints.getSubsets() == null
               ? 0
@@ -427,6 +459,7 @@ public final class ServerReconciler
     var annotations = server.getMetadata().getAnnotations();
     if (annotations != null && "true".equals(annotations.get(ALLOW_FORCE_DELETE))) {
       probed.remove(server.getMetadata().getName());
+      applied.remove(server.getMetadata().getName());
       return DeleteControl.defaultDelete();
     }
     var name = server.getMetadata().getName();
@@ -438,6 +471,7 @@ public final class ServerReconciler
     var draining = served.view(name).servedTargets();
     if (assigned.isEmpty() && naming.isEmpty() && draining.isEmpty()) {
       probed.remove(name);
+      applied.remove(name);
       return DeleteControl.defaultDelete();
     }
     var names = assigned.stream().map(a -> a.name).sorted().toList();
