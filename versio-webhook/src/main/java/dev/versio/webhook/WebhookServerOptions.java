@@ -108,38 +108,4 @@ public record WebhookServerOptions(
         debugEndpoints,
         metricsVersionLabels);
   }
-
-  /** These options with {@code /debug/registry} on or off. */
-  public WebhookServerOptions withDebugEndpoints(boolean on) {
-    return new WebhookServerOptions(
-        serverName,
-        tlsCertDir,
-        host,
-        conversionPort,
-        opsPort,
-        certReloadInterval,
-        maxBodyBytes,
-        initialSyncWorkers,
-        configLabelSelector,
-        drain,
-        on,
-        metricsVersionLabels);
-  }
-
-  /** These options with {@code from}/{@code to} labels on review metrics on or off. */
-  public WebhookServerOptions withMetricsVersionLabels(boolean on) {
-    return new WebhookServerOptions(
-        serverName,
-        tlsCertDir,
-        host,
-        conversionPort,
-        opsPort,
-        certReloadInterval,
-        maxBodyBytes,
-        initialSyncWorkers,
-        configLabelSelector,
-        drain,
-        debugEndpoints,
-        on);
-  }
 }

@@ -266,7 +266,7 @@ public final class MovesUnderLoad {
               if (step.name().equals("beta joins the pool (grow)") && bothInPool == null) {
                 bothInPool = intent.placement();
               }
-              dwell(traffic);
+              dwell();
             }
           } while (System.nanoTime() < deadline);
           var result = traffic.stop(Duration.ofSeconds(30));
@@ -493,19 +493,12 @@ public final class MovesUnderLoad {
   // ---- cluster ----
 
   private void installCluster() throws IOException {
-    for (var type :
-        List.<Class<? extends io.fabric8.kubernetes.api.model.HasMetadata>>of(
-            ConversionWebhookServer.class,
-            CRDConversionConfig.class,
-            dev.versio.api.config.XRDConversionConfig.class)) {
-      var name = io.fabric8.kubernetes.api.model.HasMetadata.getFullResourceName(type);
-      try (var in =
-          MovesUnderLoad.class
-              .getClassLoader()
-              .getResourceAsStream("META-INF/fabric8/" + name + "-v1.yml")) {
-        var crd = client.apiextensions().v1().customResourceDefinitions().load(in).item();
-        client.resource(crd).forceConflicts().serverSideApply();
-        Crds.awaitEstablished(client, name);
+    // Versio's CRDs as released (deploy/crds), as the operator's scale harness installs them
+    try (var files =
+        Files.list(
+            dev.versio.testkit.stories.ExampleStory.repositoryRoot().resolve("deploy/crds"))) {
+      for (var file : files.sorted().toList()) {
+        Crds.apply(client, file);
       }
     }
     for (var ns : List.of(NAMESPACE, LOAD_NAMESPACE)) {
@@ -604,7 +597,7 @@ public final class MovesUnderLoad {
         server + " still exists " + STEP_TIMEOUT.toSeconds() + " s after its delete");
   }
 
-  private void dwell(WidgetTraffic traffic) throws InterruptedException {
+  private void dwell() throws InterruptedException {
     Thread.sleep(settings.dwell().toMillis()); // traffic runs between steps
   }
 
