@@ -52,7 +52,7 @@ import java.util.Optional;
  *   <li>Role and RoleBinding {@code <n>-webhook-server-leases}: get, create, update, delete on
  *       Leases in the server's namespace — the replicas' served-target reports, nothing else;
  *   <li>ClusterRoleBinding {@code versio-webhook-server-<n>} to the ClusterRole {@value
- *       #READER_CLUSTER_ROLE} (installed with the operator: read configs, servers, CRDs, XRDs);
+ *       #READER_CLUSTER_ROLE} (read configs, servers, CRDs, XRDs; the install provides it);
  *   <li>Service {@code <n>-webhook-server}: port {@code spec.service.port} (443) to the replicas'
  *       conversion port;
  *   <li>Deployment {@code <n>-webhook-server}: see {@link #deployment};
