@@ -1,11 +1,13 @@
 package dev.versio.api.config;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
 
 /** What the operator last concluded about a config. */
+@JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ConversionConfigStatus {
   public Long observedGeneration;
@@ -25,6 +27,7 @@ public class ConversionConfigStatus {
   public String message;
 
   /** The analysis of one spoke. */
+  @JsonIgnoreProperties(ignoreUnknown = true)
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public static class SpokeStatus {
     public String version;

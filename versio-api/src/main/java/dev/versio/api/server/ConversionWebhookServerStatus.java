@@ -1,11 +1,13 @@
 package dev.versio.api.server;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
 
 /** What the operator observed about a webhook server. */
+@JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ConversionWebhookServerStatus {
   public Long observedGeneration;
@@ -27,6 +29,7 @@ public class ConversionWebhookServerStatus {
   public Integer assignedConfigCount;
 
   /** A config the resolver assigns to this server. */
+  @JsonIgnoreProperties(ignoreUnknown = true)
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public static class AssignedConfig {
     public String kind;
