@@ -10,6 +10,8 @@ import dev.versio.api.config.CRDConversionConfig;
 import dev.versio.api.config.XRDConversionConfig;
 import dev.versio.api.server.ConversionWebhookServer;
 import dev.versio.engine.json.EngineJson;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
@@ -30,6 +32,7 @@ public final class AdmissionProcessor {
 
   private final ObjectMapper json =
       EngineJson.newMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+  private final KubernetesSerialization kubernetes = new KubernetesSerialization();
   private final ConfigValidator configs;
   private final ServerValidator servers = new ServerValidator();
   private final Supplier<? extends ClusterView> cluster;
@@ -202,10 +205,20 @@ public final class AdmissionProcessor {
 
   private <T> T decode(JsonNode object, Class<T> type, String self) {
     try {
-      return json.treeToValue(object, type);
+      // fabric8's own mapper: it knows the Kubernetes value types (IntOrString, Quantity)
+      return kubernetes.unmarshal(json.writeValueAsString(object), type);
     } catch (JsonProcessingException | IllegalArgumentException e) {
       throw new Undecodable(
           self + ": the object cannot be read as " + type.getSimpleName() + ": " + shortMessage(e));
+    } catch (KubernetesClientException e) {
+      // fabric8 wraps Jackson's message; the cause says which field
+      var cause = e.getCause() instanceof Exception inner ? inner : e;
+      throw new Undecodable(
+          self
+              + ": the object cannot be read as "
+              + type.getSimpleName()
+              + ": "
+              + shortMessage(cause));
     }
   }
 

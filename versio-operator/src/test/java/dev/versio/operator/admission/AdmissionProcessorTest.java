@@ -82,6 +82,27 @@ class AdmissionProcessorTest {
   }
 
   @Test
+  void aServerWhosePodDisruptionBudgetIsAWholeNumberOrAPercentageIsAdmitted() throws IOException {
+    for (var value : new Object[] {1, "50%"}) {
+      var review = review("ConversionWebhookServer", "CREATE", defaultServer("main"), null);
+      var pdb =
+          ((ObjectNode) review.path("request").path("object").path("spec"))
+              .putObject("podDisruptionBudget");
+      if (value instanceof Integer number) {
+        pdb.put("minAvailable", number);
+      } else {
+        pdb.put("minAvailable", (String) value);
+      }
+
+      var response = response(SERVERS, review);
+
+      assertThat(response.path("allowed").asBoolean())
+          .as("minAvailable %s: %s", value, response.path("status").path("message").asText())
+          .isTrue();
+    }
+  }
+
+  @Test
   void aFailedClusterReadDeniesSayingTheCheckCouldNotBeMade() throws IOException {
     cluster.failing.add("list ConversionWebhookServers");
     var server = defaultServer("main");
