@@ -157,6 +157,7 @@ public final class WebhookServer implements AutoCloseable {
             vertx.createHttpServer(httpsOptions).requestHandler(endpoint::handle).listen(),
             "HTTPS conversion listener on port " + options.conversionPort());
     certificateFingerprint = certificate.fingerprint();
+    metrics.certificateExpires(certificate.notAfter());
     metrics.initialSync(targets, took);
     ready = true;
     LOG.info(
@@ -219,6 +220,7 @@ public final class WebhookServer implements AutoCloseable {
               if (ar.succeeded() && Boolean.TRUE.equals(ar.result())) {
                 certificateFingerprint = next.fingerprint();
                 metrics.tlsReload(true);
+                metrics.certificateExpires(next.notAfter());
                 LOG.info("serving certificate reloaded");
               } else {
                 metrics.tlsReload(false);

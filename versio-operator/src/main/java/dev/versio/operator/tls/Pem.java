@@ -12,6 +12,7 @@ import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
@@ -53,13 +54,22 @@ final class Pem {
     }
   }
 
-  /** The PKCS#8 private key in {@code pem}. */
+  /**
+   * The private key in {@code pem}: PKCS#8 ({@code BEGIN PRIVATE KEY}, what the operator writes),
+   * or PKCS#1 / SEC1 ({@code BEGIN RSA PRIVATE KEY}, {@code BEGIN EC PRIVATE KEY}: cert-manager's
+   * default encoding).
+   */
   static PrivateKey privateKey(String pem) {
     try (var parser = new PEMParser(new StringReader(pem))) {
-      if (parser.readObject() instanceof PrivateKeyInfo info) {
+      var object = parser.readObject();
+      if (object instanceof PrivateKeyInfo info) {
         return new JcaPEMKeyConverter().getPrivateKey(info);
       }
-      throw new IllegalArgumentException("no PKCS#8 private key (BEGIN PRIVATE KEY) found");
+      if (object instanceof PEMKeyPair pair) {
+        return new JcaPEMKeyConverter().getPrivateKey(pair.getPrivateKeyInfo());
+      }
+      throw new IllegalArgumentException(
+          "no private key (BEGIN PRIVATE KEY, BEGIN RSA PRIVATE KEY or BEGIN EC PRIVATE KEY) found");
     } catch (IOException e) {
       throw new IllegalArgumentException("not a PEM private key: " + e.getMessage(), e);
     }

@@ -31,6 +31,7 @@ public final class WebhookMetrics {
   private final AtomicInteger ready = new AtomicInteger();
   private final AtomicLong initialSyncMillis = new AtomicLong();
   private final AtomicInteger initialSyncTargets = new AtomicInteger();
+  private final AtomicLong certificateNotAfter = new AtomicLong();
 
   /**
    * Whether review metrics also carry the {@code from} and {@code to} versions: off by default,
@@ -70,6 +71,13 @@ public final class WebhookMetrics {
             initialSyncMillis,
             v -> v.get() / 1000.0)
         .description("How long the initial sync took")
+        .register(registry);
+    Gauge.builder(
+            "versio.webhook.tls.certificate.expiration.timestamp.seconds",
+            certificateNotAfter,
+            AtomicLong::get)
+        .description(
+            "When the serving certificate in use expires (Unix seconds; 0 before the first)")
         .register(registry);
     Gauge.builder("versio.webhook.initial.sync.targets", initialSyncTargets, AtomicInteger::get)
         .description("Targets compiled by the initial sync")
@@ -145,6 +153,11 @@ public final class WebhookMetrics {
           .register(registry)
           .increment();
     }
+  }
+
+  /** The serving certificate now in use expires at {@code notAfter}. */
+  public void certificateExpires(java.time.Instant notAfter) {
+    certificateNotAfter.set(notAfter.getEpochSecond());
   }
 
   /** Records a TLS certificate reload attempt. */

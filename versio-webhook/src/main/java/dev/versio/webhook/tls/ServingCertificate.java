@@ -2,40 +2,118 @@ package dev.versio.webhook.tls;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.PemKeyCertOptions;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.time.Instant;
 import java.util.HexFormat;
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.openssl.PEMKeyPair;
+import org.bouncycastle.openssl.PEMParser;
+import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 
 /**
  * The serving certificate and key read from {@code tls.crt} and {@code tls.key} in one folder (a
- * mounted Secret), with a fingerprint of both files to notice rotation.
+ * mounted Secret), with a fingerprint of both files to notice rotation. A pair is only ever built
+ * when the key belongs to the certificate, so a half-written rotation (new certificate, old key) is
+ * refused instead of served.
  *
  * @param fingerprint SHA-256 of certificate and key bytes
+ * @param notAfter when the certificate (the first of {@code tls.crt}) expires
  */
-public record ServingCertificate(byte[] certificate, byte[] key, String fingerprint) {
+public record ServingCertificate(
+    byte[] certificate, byte[] key, String fingerprint, Instant notAfter) {
 
   /** Reads the pair; fails with a message naming the file and what to do. */
   public static ServingCertificate read(Path dir) {
-    var cert = bytes(dir.resolve("tls.crt"));
-    var key = bytes(dir.resolve("tls.key"));
-    if (!new String(cert, StandardCharsets.US_ASCII).contains("BEGIN CERTIFICATE")) {
-      throw new IllegalStateException(dir.resolve("tls.crt") + " holds no PEM certificate");
-    }
-    if (!new String(key, StandardCharsets.US_ASCII).contains("PRIVATE KEY")) {
-      throw new IllegalStateException(dir.resolve("tls.key") + " holds no PEM private key");
+    var certFile = dir.resolve("tls.crt");
+    var keyFile = dir.resolve("tls.key");
+    var cert = bytes(certFile);
+    var key = bytes(keyFile);
+    var x509 = certificate(certFile, cert);
+    var privateKey = privateKey(keyFile, key);
+    if (!belongsTo(privateKey, x509)) {
+      throw new IllegalStateException(
+          keyFile
+              + " does not belong to the certificate in "
+              + certFile
+              + " (a rotation half written?); the Secret must hold a matching pair");
     }
     try {
       var digest = MessageDigest.getInstance("SHA-256");
       digest.update(cert);
       digest.update(key);
-      return new ServingCertificate(cert, key, HexFormat.of().formatHex(digest.digest()));
-    } catch (NoSuchAlgorithmException e) {
+      return new ServingCertificate(
+          cert, key, HexFormat.of().formatHex(digest.digest()), x509.getNotAfter().toInstant());
+    } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
+    }
+  }
+
+  private static X509Certificate certificate(Path file, byte[] pem) {
+    if (!new String(pem, StandardCharsets.US_ASCII).contains("BEGIN CERTIFICATE")) {
+      throw new IllegalStateException(file + " holds no PEM certificate");
+    }
+    try {
+      return (X509Certificate)
+          CertificateFactory.getInstance("X.509")
+              .generateCertificate(new ByteArrayInputStream(pem));
+    } catch (CertificateException | ClassCastException e) {
+      throw new IllegalStateException(file + " holds no readable X.509 certificate: " + e, e);
+    }
+  }
+
+  /** PKCS#8, or PKCS#1 / SEC1 (cert-manager's default encoding). */
+  private static PrivateKey privateKey(Path file, byte[] pem) {
+    try (var parser = new PEMParser(new StringReader(new String(pem, StandardCharsets.US_ASCII)))) {
+      var object = parser.readObject();
+      if (object instanceof PrivateKeyInfo info) {
+        return new JcaPEMKeyConverter().getPrivateKey(info);
+      }
+      if (object instanceof PEMKeyPair pair) {
+        return new JcaPEMKeyConverter().getPrivateKey(pair.getPrivateKeyInfo());
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException(file + " holds no readable PEM private key: " + e, e);
+    }
+    throw new IllegalStateException(file + " holds no PEM private key");
+  }
+
+  /** Signs a probe with the key and verifies it with the certificate's public key. */
+  private static boolean belongsTo(PrivateKey key, X509Certificate certificate) {
+    var algorithm =
+        switch (key.getAlgorithm()) {
+          case "EC", "ECDSA" -> "SHA256withECDSA";
+          case "RSA" -> "SHA256withRSA";
+          case "Ed25519", "EdDSA" -> "Ed25519";
+          default -> null;
+        };
+    if (algorithm == null) {
+      return false;
+    }
+    try {
+      var probe = "versio key check".getBytes(StandardCharsets.US_ASCII);
+      var signer = Signature.getInstance(algorithm);
+      signer.initSign(key);
+      signer.update(probe);
+      var signature = signer.sign();
+      var verifier = Signature.getInstance(algorithm);
+      verifier.initVerify(certificate.getPublicKey());
+      verifier.update(probe);
+      return verifier.verify(signature);
+    } catch (GeneralSecurityException e) {
+      return false;
     }
   }
 
