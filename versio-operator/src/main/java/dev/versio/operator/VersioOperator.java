@@ -62,6 +62,12 @@ public final class VersioOperator implements AutoCloseable {
 
   private VersioOperator(KubernetesClient client, OperatorOptions options) {
     this.cache = new ClusterCache(client, options.xrdSupport());
+    metrics.configPhases(
+        java.util.Map.of(
+            "CRDConversionConfig",
+            () -> cache.crdConfigs().stream().map(c -> phaseOf(c.getStatus())).toList(),
+            "XRDConversionConfig",
+            () -> cache.xrdConfigs().stream().map(c -> phaseOf(c.getStatus())).toList()));
     this.ops = OpsServer.start(options.host(), options.opsPort(), metrics, this::ready);
   }
 
@@ -220,7 +226,11 @@ public final class VersioOperator implements AutoCloseable {
         .getGroups()
         .forEach(g -> g.getVersions().forEach(v -> served.add(v.getGroupVersion())));
     var apis = ChildApis.from(served);
-    LOG.info("webhook-server children: HPAs as {}, PDBs as {}", apis.hpa(), apis.pdb());
+    LOG.info(
+        "webhook-server children: HPAs as {}, PDBs as {}; cert-manager {}",
+        apis.hpa(),
+        apis.pdb(),
+        apis.certManager() ? "installed" : "not installed");
     return apis;
   }
 
@@ -283,6 +293,10 @@ public final class VersioOperator implements AutoCloseable {
   /** The port of the admission webhook's HTTPS listener, when it is served. */
   public OptionalInt admissionPort() {
     return admission == null ? OptionalInt.empty() : OptionalInt.of(admission.port());
+  }
+
+  private static String phaseOf(dev.versio.api.config.ConversionConfigStatus status) {
+    return status == null ? null : status.phase;
   }
 
   public OperatorMetrics metrics() {

@@ -57,6 +57,13 @@ public class ConversionWebhookServerSpec {
   public Certificate certificate;
   public Service service;
   public PodDisruptionBudget podDisruptionBudget;
+
+  /**
+   * How long a replica may take to start: the startup probe on {@code /readyz} (default every 5 s,
+   * 60 times, so 5 minutes) before liveness takes over; raise it for very many targets.
+   */
+  public StartupProbe startupProbe;
+
   public Sharding sharding;
 
   /**
@@ -127,6 +134,18 @@ public class ConversionWebhookServerSpec {
   public static class PodDisruptionBudget {
     public IntOrString minAvailable;
     public IntOrString maxUnavailable;
+  }
+
+  /** The replicas' startup probe on {@code /readyz}. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public static class StartupProbe {
+    @Default("5")
+    @Min(1)
+    public Integer periodSeconds;
+
+    @Default("60")
+    @Min(1)
+    public Integer failureThreshold;
   }
 
   /** Membership of the sharding pool: omitted = not in the pool, {} = in it. */

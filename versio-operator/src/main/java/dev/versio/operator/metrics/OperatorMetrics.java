@@ -67,6 +67,35 @@ public final class OperatorMetrics {
     }
   }
 
+  /**
+   * Registers {@code versio_operator_configs{config_kind, phase}}: how many configs of each kind
+   * are in each phase now, read from the cache at every scrape (a config not reconciled yet counts
+   * as {@code Pending}). Every replica reports it, so alerts take the max over replicas.
+   *
+   * @param phases per config kind, the phase text of every config (null = none yet)
+   */
+  public void configPhases(Map<String, java.util.function.Supplier<List<String>>> phases) {
+    for (var kind : phases.entrySet()) {
+      for (var phase : dev.versio.operator.status.Phase.values()) {
+        Gauge.builder(
+                "versio.operator.configs",
+                kind.getValue(),
+                all ->
+                    all.get().stream()
+                        .filter(
+                            text ->
+                                phase.text().equals(text)
+                                    || (text == null
+                                        && phase == dev.versio.operator.status.Phase.PENDING))
+                        .count())
+            .description("Configs in each phase, from this replica's cache")
+            .tag("config_kind", kind.getKey())
+            .tag("phase", phase.text())
+            .register(registry);
+      }
+    }
+  }
+
   /** One write request sent ({@code kind}: status, apply, event, or child: a server's children). */
   public void write(String kind, boolean success) {
     var counter = writes.get(kind + "/" + (success ? "success" : "error"));

@@ -172,6 +172,9 @@ public final class ServerReconciler
     if (desired.disruptionBudget().isEmpty()) {
       deleteIfPresent(server, childApis.pdb(), "PodDisruptionBudget", namespace, child);
     }
+    if (desired.certificate().isEmpty() && childApis.certManager()) {
+      deleteIfPresent(server, ChildApis.CERTIFICATE_API, "Certificate", namespace, child);
+    }
     applied.put(name, new Applied(fingerprint, now));
   }
 

@@ -70,6 +70,9 @@ public final class WebhookServerChildren {
   /** The replicas' plain-HTTP health and metrics port (not 8443, which reads as HTTPS). */
   public static final int OPS_PORT = 8080;
 
+  static final int DEFAULT_STARTUP_PERIOD_SECONDS = 5;
+  static final int DEFAULT_STARTUP_FAILURES = 60;
+
   public static final String CONTAINER = "webhook-server";
   static final String NAME_LABEL = "app.kubernetes.io/name";
   static final String INSTANCE_LABEL = "app.kubernetes.io/instance";
@@ -91,10 +94,12 @@ public final class WebhookServerChildren {
       Service service,
       Deployment deployment,
       Optional<GenericKubernetesResource> autoscaler,
-      Optional<GenericKubernetesResource> disruptionBudget) {
+      Optional<GenericKubernetesResource> disruptionBudget,
+      Optional<GenericKubernetesResource> certificate) {
     /** The children in the order they are applied (what the pods need comes first). */
     public List<HasMetadata> inApplyOrder() {
       var out = new ArrayList<HasMetadata>();
+      certificate.ifPresent(out::add); // the Secret the pods mount comes from it
       if (serviceAccount != null) {
         out.add(serviceAccount);
       }
@@ -189,7 +194,52 @@ public final class WebhookServerChildren {
         service,
         deployment(server, spec, namespace, account, labels, owner),
         autoscaler(spec, child, namespace, owner),
-        disruptionBudget(spec, name, child, namespace, owner));
+        disruptionBudget(spec, name, child, namespace, owner),
+        certificate(spec, name, child, namespace, owner));
+  }
+
+  /**
+   * cert-manager mode ({@code spec.certificate.issuerRef}): a {@code Certificate} for the Service's
+   * names into the Secret the pods mount ({@code <child>-tls}), with the server's lifetime. None
+   * when the operator issues the certificate itself, or when cert-manager is not installed (the
+   * server's CertificateReady then says the Secret is missing).
+   */
+  private Optional<GenericKubernetesResource> certificate(
+      ConversionWebhookServerSpec spec,
+      String name,
+      String child,
+      String namespace,
+      OwnerReference owner) {
+    if (ServerCertificate.managedByOperator(spec) || !apis.certManager()) {
+      return Optional.empty();
+    }
+    var wanted = ServerCertificate.of(name, namespace, spec);
+    var issuer = spec.certificate.issuerRef;
+    var body = new LinkedHashMap<String, Object>();
+    body.put("secretName", child + "-tls");
+    body.put("dnsNames", wanted.hosts());
+    body.put("duration", wanted.validity().toHours() + "h");
+    body.put("renewBefore", wanted.renewBefore().toHours() + "h");
+    body.put(
+        "issuerRef",
+        Map.of(
+            "name",
+            issuer.name,
+            "kind",
+            issuer.kind == null ? "ClusterIssuer" : issuer.kind,
+            "group",
+            "cert-manager.io"));
+    body.put(
+        "privateKey",
+        Map.of("algorithm", "ECDSA", "size", 256, "encoding", "PKCS8", "rotationPolicy", "Always"));
+    body.put("usages", List.of("server auth", "digital signature", "key encipherment"));
+    return Optional.of(
+        new GenericKubernetesResourceBuilder()
+            .withApiVersion(ChildApis.CERTIFICATE_API)
+            .withKind("Certificate")
+            .withMetadata(meta(child, namespace, labels(name), owner))
+            .withAdditionalProperties(Map.of("spec", body))
+            .build());
   }
 
   /** The name of every namespaced child of server {@code name}. */
@@ -235,9 +285,7 @@ public final class WebhookServerChildren {
     env.add(fieldRef("POD_NAME", "metadata.name"));
     env.add(fieldRef("POD_UID", "metadata.uid"));
     env.add(fieldRef("POD_NAMESPACE", "metadata.namespace"));
-    if (spec.extraEnv != null) {
-      env.addAll(spec.extraEnv);
-    }
+    env.addAll(HeapFromMemoryLimit.environment(spec.resources, spec.extraEnv));
     var mounts = new ArrayList<VolumeMount>();
     mounts.add(
         new VolumeMountBuilder().withName("tls").withMountPath("/tls").withReadOnly(true).build());
@@ -268,7 +316,11 @@ public final class WebhookServerChildren {
             .withResources(spec.resources)
             .withReadinessProbe(probe("/readyz", 5, 3))
             .withLivenessProbe(probe("/healthz", 10, 3))
-            .withStartupProbe(probe("/readyz", 5, 60))
+            .withStartupProbe(
+                probe(
+                    "/readyz",
+                    startup(spec.startupProbe, true, DEFAULT_STARTUP_PERIOD_SECONDS),
+                    startup(spec.startupProbe, false, DEFAULT_STARTUP_FAILURES)))
             .withVolumeMounts(mounts)
             .withNewSecurityContext()
             .withRunAsNonRoot(true)
@@ -479,6 +531,16 @@ public final class WebhookServerChildren {
         .withController(true)
         .withBlockOwnerDeletion(true)
         .build();
+  }
+
+  /** The startup probe's period or failure threshold: the spec's, else the default. */
+  private static int startup(
+      ConversionWebhookServerSpec.StartupProbe probe, boolean period, int fallback) {
+    if (probe == null) {
+      return fallback;
+    }
+    var value = period ? probe.periodSeconds : probe.failureThreshold;
+    return value == null ? fallback : value;
   }
 
   private static EnvVar fieldRef(String name, String path) {

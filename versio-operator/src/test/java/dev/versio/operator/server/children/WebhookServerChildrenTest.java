@@ -106,6 +106,85 @@ class WebhookServerChildrenTest {
   }
 
   @Test
+  void theStartupBudgetIsTheServersWhenItSetsOne() {
+    var s = server("main");
+    s.getSpec().startupProbe = new ConversionWebhookServerSpec.StartupProbe();
+    s.getSpec().startupProbe.failureThreshold = 120;
+
+    var probe = container(CHILDREN.of(s, "ops").deployment()).getStartupProbe();
+
+    assertThat(probe.getPeriodSeconds()).as("default period kept").isEqualTo(5);
+    assertThat(probe.getFailureThreshold()).isEqualTo(120);
+  }
+
+  @Test
+  void aMemoryLimitSetsTheHeapCeilingOfTheReplicas() {
+    var s = server("main");
+    s.getSpec().resources =
+        new io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder()
+            .withLimits(
+                java.util.Map.of("memory", new io.fabric8.kubernetes.api.model.Quantity("1Gi")))
+            .build();
+
+    var env = container(CHILDREN.of(s, "ops").deployment()).getEnv();
+
+    assertThat(env)
+        .filteredOn(e -> e.getName().equals("JDK_JAVA_OPTIONS"))
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(e.getValue())
+                    .isEqualTo("-Xmx" + 1024 * HeapFromMemoryLimit.PERCENT / 100 + "m"));
+  }
+
+  @Test
+  void aCertManagerIssuerGetsACertificateForTheServicesNamesIntoTheMountedSecret() {
+    var s = server("main");
+    s.getSpec().certificate = new ConversionWebhookServerSpec.Certificate();
+    s.getSpec().certificate.issuerRef = new ConversionWebhookServerSpec.IssuerRef();
+    s.getSpec().certificate.issuerRef.name = "internal-ca";
+    s.getSpec().certificate.issuerRef.kind = "Issuer";
+    s.getSpec().certificate.duration = "30d";
+    s.getSpec().certificate.renewBefore = "5d";
+
+    var children = CHILDREN.of(s, "ops");
+
+    var certificate = children.certificate().orElseThrow();
+    assertThat(certificate.getApiVersion()).isEqualTo("cert-manager.io/v1");
+    assertThat(certificate.getMetadata().getName()).isEqualTo("main-webhook-server");
+    assertThat(certificate.getMetadata().getOwnerReferences()).hasSize(1);
+    @SuppressWarnings("unchecked")
+    var spec = (java.util.Map<String, Object>) certificate.getAdditionalProperties().get("spec");
+    assertThat(spec)
+        .containsEntry("secretName", "main-webhook-server-tls")
+        .containsEntry("duration", "720h")
+        .containsEntry("renewBefore", "120h")
+        .containsEntry(
+            "issuerRef",
+            java.util.Map.of("name", "internal-ca", "kind", "Issuer", "group", "cert-manager.io"));
+    @SuppressWarnings("unchecked")
+    var dnsNames = (List<String>) spec.get("dnsNames");
+    assertThat(dnsNames)
+        .contains("main-webhook-server.ops.svc", "main-webhook-server.ops.svc.cluster.local");
+    assertThat(children.inApplyOrder().getFirst())
+        .as("the Secret the pods mount is asked for first")
+        .isSameAs(certificate);
+  }
+
+  @Test
+  void noCertificateObjectWhenTheOperatorIssuesOrCertManagerIsMissing() {
+    assertThat(CHILDREN.of(server("main"), "ops").certificate()).isEmpty();
+
+    var s = server("main");
+    s.getSpec().certificate = new ConversionWebhookServerSpec.Certificate();
+    s.getSpec().certificate.issuerRef = new ConversionWebhookServerSpec.IssuerRef();
+    s.getSpec().certificate.issuerRef.name = "internal-ca";
+    var withoutCertManager =
+        new WebhookServerChildren(ChildApis.from(Set.of("autoscaling/v2", "policy/v1")), "img");
+    assertThat(withoutCertManager.of(s, "ops").certificate()).isEmpty();
+  }
+
+  @Test
   void podsMeetThePodSecurityRestrictedProfile() {
     var d = CHILDREN.of(server("main"), "ops").deployment();
     var pod = d.getSpec().getTemplate().getSpec().getSecurityContext();
