@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Builds the container image of Versio without a container engine: one image, both long-running
+# commands (`versio operator`, `versio webhook-server`; the operator runs its webhook servers from
+# its own image). Written as an OCI image layout with Debian's umoci and packed as an OCI archive:
+#   dist/versio-<version>-image.oci.tar     (load it with `skopeo copy oci-archive:… docker://…`
+#                                            or `podman load -i …`)
+# Three layers, most stable first: glibc from Debian's libc6 package (nothing else: no shell, no
+# package manager), the Java runtime cut by jlink, then the jars with their AOT cache. Both come
+# from the download that hack/dist.sh builds, so the image runs exactly what hack/dist-check.sh
+# checked. The image runs as user 65532 (versio), with /tmp writable and the entrypoint calling
+# java directly with an argument file: /opt/versio/runtime/bin/java @/opt/versio/java.args <args>.
+#
+# Usage: hack/image.sh [ARCHIVE]     (default: dist/versio-*-linux-x64.tar.gz, exactly one)
+# Needs: root for apt-get (it installs umoci when missing); hack/image-check.sh runs the result.
+set -Eeuo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+start=$SECONDS
+log() { printf '[%3ds] %s\n' $((SECONDS - start)) "$*"; }
+die() { printf 'image.sh: %s\n' "$*" >&2; exit 1; }
+archive=${1:-}
+if [ -z "$archive" ]; then
+  found=(dist/versio-*-linux-x64.tar.gz)
+  [ ${#found[@]} -eq 1 ] && [ -f "${found[0]}" ] ||
+    die "expected one dist/versio-*-linux-x64.tar.gz (run hack/dist.sh first), found: ${found[*]}"
+  archive=${found[0]}
+fi
+name=$(basename "$archive" .tar.gz)
+version=${name#versio-}
+version=${version%-linux-x64}
+
+apt_install() {
+  compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null || apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+command -v umoci >/dev/null || { log "installing umoci (Debian)"; apt_install umoci; }
+
+work=$root/dist/image-build
+rm -rf "$work" && mkdir -p "$work/debs" "$work/base" "$work/opt"
+trap 'rm -rf "$work"' EXIT
+
+# Layer 1: glibc. The jlinked runtime links against nothing else (ldd: libc, libm, libdl,
+# libpthread, librt, ld-linux; zlib is bundled in the JDK). Taken from the Debian release this
+# machine runs, as a package file, not from the machine's own /lib.
+log "fetching libc6 from Debian"
+compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null || apt-get update -qq
+(cd "$work/debs" && apt-get download -qq libc6 >/dev/null 2>&1) || die "apt-get download libc6 failed"
+deb=$(ls "$work"/debs/libc6_*.deb)
+dpkg-deb -x "$deb" "$work/base"
+libc_version=$(dpkg-deb -f "$deb" Version)
+# what a Java process never loads: character-set converters, docs, locales, the helper binaries
+rm -rf "$work/base/usr/share" "$work/base/usr/lib/x86_64-linux-gnu/gconv" "$work/base/usr/bin" \
+  "$work/base/sbin" "$work/base/usr/sbin" "$work/base/etc/ld.so.conf.d"
+mkdir -p "$work/base/etc" "$work/base/tmp" "$work/base/home/versio" "$work/base/proc" "$work/base/dev"
+chmod 1777 "$work/base/tmp"
+chown 65532:65532 "$work/base/home/versio"
+printf 'root:x:0:0:root:/root:/nonexistent\nversio:x:65532:65532:versio:/home/versio:/nonexistent\n' \
+  >"$work/base/etc/passwd"
+printf 'root:x:0:\nversio:x:65532:\n' >"$work/base/etc/group"
+printf 'hosts: files dns\n' >"$work/base/etc/nsswitch.conf"
+
+# Layers 2 and 3: the runtime and the application, from the download
+log "unpacking $archive"
+tar -xzf "$archive" -C "$work"
+dist=$work/$name
+[ -x "$dist/runtime/bin/java" ] || die "$archive has no runtime/bin/java"
+mkdir -p "$work/opt/runtime" "$work/opt/app"
+mv "$dist/runtime" "$work/opt/runtime/runtime"
+mv "$dist/lib" "$work/opt/app/lib"
+# The launcher's JVM flags (hack/dist/versio), as a java argument file: the image needs no shell.
+{
+  echo "--sun-misc-unsafe-memory-access=allow"
+  echo "--enable-native-access=ALL-UNNAMED"
+  echo "-Xlog:disable"
+  echo "-Xlog:all=warning,aot*=off,cds*=off:stderr"
+  [ -f "$work/opt/app/lib/versio.aot" ] && echo "-XX:AOTCache=/opt/versio/lib/versio.aot"
+  echo "-Dversio.home=/opt/versio"
+  printf -- '-cp '
+  sed 's|^|/opt/versio/lib/|' "$work/opt/app/lib/classpath" | paste -sd: -
+  echo "dev.versio.cli.VersioCommand"
+} >"$work/opt/app/java.args"
+
+layout=$work/layout
+created=$(date -u -d "@$(git log -1 --format=%ct 2>/dev/null || date +%s)" +%Y-%m-%dT%H:%M:%SZ)
+log "writing the OCI layout (umoci)"
+umoci init --layout "$layout"
+umoci new --image "$layout:$version"
+umoci insert --image "$layout:$version" --history.created "$created" \
+  --history.created_by "Debian libc6 $libc_version, passwd/group with versio (65532), /tmp" \
+  "$work/base" /
+umoci insert --image "$layout:$version" --history.created "$created" \
+  --history.created_by "Java runtime linked by jlink (hack/dist.sh)" \
+  "$work/opt/runtime/runtime" /opt/versio/runtime
+umoci insert --image "$layout:$version" --history.created "$created" \
+  --history.created_by "Versio $version: jars, AOT cache, java.args" \
+  "$work/opt/app" /opt/versio
+umoci config --image "$layout:$version" --created "$created" --author "Versio" \
+  --architecture amd64 --os linux \
+  --config.user 65532:65532 --config.workingdir /home/versio \
+  --config.env HOME=/home/versio \
+  --config.entrypoint /opt/versio/runtime/bin/java --config.entrypoint @/opt/versio/java.args \
+  --config.cmd --help \
+  --config.exposedports 9443/tcp --config.exposedports 8080/tcp \
+  --config.label "org.opencontainers.image.title=versio" \
+  --config.label "org.opencontainers.image.version=$version" \
+  --config.label "org.opencontainers.image.licenses=Apache-2.0" \
+  --config.label "org.opencontainers.image.description=Versio operator and conversion webhook server" \
+  --history.created "$created" --history.created_by "entrypoint java @/opt/versio/java.args, user 65532"
+umoci gc --layout "$layout"
+
+out=$root/dist/versio-$version-image.oci.tar
+rm -f "$root"/dist/versio-*-image.oci.tar
+tar -C "$layout" --sort=name --owner=0 --group=0 --numeric-owner -cf "$out" .
+compressed=$(find "$layout/blobs" -type f -printf '%s\n' | awk '{s += $1} END {printf "%.1f", s / 1048576}')
+unpacked=$(du -sk --apparent-size "$work/base" "$work/opt" | awk '{s += $1} END {printf "%.1f", s / 1024}')
+log "done: dist/$(basename "$out") ($compressed MiB compressed; $unpacked MiB unpacked); tag $version"
