@@ -11,8 +11,8 @@
 # engine runs here), as user 65532 like the image config says.
 #
 # Usage: hack/image-check.sh [IMAGE_ARCHIVE]     (default: dist/versio-*-image.oci.tar)
-# Needs: root, umoci, jq, curl; bin/versio (built on first use) and the control plane of
-# hack/control-plane.sh.
+# Needs: root (it installs umoci, jq and curl with apt-get when missing); bin/versio (built on
+# first use) and the control plane of hack/control-plane.sh.
 set -Eeuo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -26,9 +26,13 @@ if [ -z "$image" ]; then
     { echo "image-check.sh: expected one dist/versio-*-image.oci.tar (run hack/image.sh), found: ${found[*]}" >&2; exit 2; }
   image=${found[0]}
 fi
-for tool in umoci jq curl unshare chroot; do
-  command -v $tool >/dev/null || { echo "image-check.sh: $tool is missing" >&2; exit 2; }
-done
+missing=()
+for tool in umoci jq curl; do command -v $tool >/dev/null || missing+=("$tool"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "image-check.sh: installing ${missing[*]} (Debian)" >&2
+  compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null || apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/versio-image-check.XXXXXX")
 dev_pid=
