@@ -5,6 +5,7 @@ import dev.versio.api.assign.ServerView;
 import dev.versio.api.config.ConversionConfigSpec;
 import dev.versio.api.server.ConversionWebhookServer;
 import dev.versio.api.server.EndpointMatch;
+import dev.versio.operator.server.children.HeapFromMemoryLimit;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -56,6 +57,8 @@ public final class ServerValidator {
         }
       }
     }
+    var warnings = new java.util.ArrayList<String>();
+    smallHeapWarning(self, spec).ifPresent(warnings::add);
     var url = spec.url == null ? "" : spec.url.strip();
     var caBundle = spec.caBundle == null ? "" : spec.caBundle.strip();
     if (!url.isEmpty() && caBundle.isEmpty()) {
@@ -152,7 +155,37 @@ public final class ServerValidator {
                 + name);
       }
     }
-    return Verdict.allow();
+    return Verdict.allow(warnings);
+  }
+
+  /** Smallest memory limit whose heap holds 1,000 targets with room to run (docs/capacity.md). */
+  static final long RECOMMENDED_LIMIT_MIB = 384;
+
+  /**
+   * A warning when the memory limit leaves the replicas a small heap: about 100 MiB is live at
+   * 1,000 targets and a collector wants twice that (docs/capacity.md).
+   */
+  private static java.util.Optional<String> smallHeapWarning(
+      String self, dev.versio.api.server.ConversionWebhookServerSpec spec) {
+    var limit = HeapFromMemoryLimit.memoryLimit(spec.resources);
+    if (limit == null || HeapFromMemoryLimit.userSetsHeap(spec.extraEnv)) {
+      return java.util.Optional.empty();
+    }
+    var limitMiB =
+        limit.divide(java.math.BigDecimal.valueOf(1L << 20), 0, java.math.RoundingMode.DOWN);
+    if (limitMiB.longValue() >= RECOMMENDED_LIMIT_MIB) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(
+        self
+            + ": spec.resources.limits.memory ("
+            + limitMiB
+            + " MiB) leaves the replicas a "
+            + HeapFromMemoryLimit.heapMiB(limit)
+            + " MiB heap (the JVM itself needs about 192 MiB beside it); a replica holds about 100"
+            + " MiB at 1,000 targets and needs twice that to run well: give it "
+            + RECOMMENDED_LIMIT_MIB
+            + "Mi or more");
   }
 
   /**

@@ -38,6 +38,32 @@ class ServerValidatorTest {
     return validator.validateDelete(server, cluster);
   }
 
+  @Test
+  void aSmallMemoryLimitIsAdmittedWithAWarningThatSaysWhatToGiveIt() {
+    var small = FakeCluster.server("main");
+    small.getSpec().resources =
+        new io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder()
+            .withLimits(
+                java.util.Map.of("memory", new io.fabric8.kubernetes.api.model.Quantity("256Mi")))
+            .build();
+
+    var verdict = write(small);
+
+    assertThat(verdict.allowed()).isTrue();
+    assertThat(verdict.warnings())
+        .singleElement()
+        .asString()
+        .contains("spec.resources.limits.memory (256 MiB) leaves the replicas a 64 MiB heap")
+        .contains("give it 384Mi or more");
+
+    small
+        .getSpec()
+        .resources
+        .getLimits()
+        .put("memory", new io.fabric8.kubernetes.api.model.Quantity("512Mi"));
+    assertThat(write(small).warnings()).as("512Mi").isEmpty();
+  }
+
   @ParameterizedTest
   @ValueSource(
       strings = {

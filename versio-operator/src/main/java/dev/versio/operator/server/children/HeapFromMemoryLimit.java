@@ -12,11 +12,11 @@ import java.util.regex.Pattern;
 
 /**
  * The JVM heap ceiling of a webhook-server replica, set from its container's memory limit: {@code
- * JDK_JAVA_OPTIONS=-Xmx<limit × PERCENT>m}. The JVM's own default (a quarter of the limit) leaves
- * most of a small limit unused, and nothing in between would stop a heap that grows to the limit
- * from being OOM-killed. The share is measured (docs/capacity.md, "Heap from the memory limit"):
- * what a replica needs beside the heap (GC structures, code cache, class metadata, threads) must
- * fit in the rest.
+ * JDK_JAVA_OPTIONS=-Xmx<min(limit × PERCENT, limit − RESERVE)>m}. The JVM's own default (a quarter
+ * of the limit) leaves most of a small limit unused. The figures are measured (docs/capacity.md,
+ * "Heap from the memory limit"): beside the heap a replica needs 150–200 MiB that hardly grows with
+ * targets (class metadata, code cache, GC structures, threads, mapped files), so the reserve keeps
+ * that room at small limits, where a plain share would leave too little.
  *
  * <p>Left alone when there is no memory limit, or when the user's {@code extraEnv} already sets a
  * heap flag in {@code JDK_JAVA_OPTIONS} or {@code JAVA_TOOL_OPTIONS} (or sets either from a
@@ -26,6 +26,12 @@ import java.util.regex.Pattern;
 public final class HeapFromMemoryLimit {
   /** Share of the memory limit given to the heap. */
   public static final int PERCENT = 55;
+
+  /** What is always left outside the heap, in MiB (the measured non-heap and JIT spikes). */
+  public static final int RESERVE_MIB = 192;
+
+  /** Below this the JVM refuses to start or thrashes; the warning in admission says so first. */
+  static final int MINIMUM_MIB = 32;
 
   static final String ENV = "JDK_JAVA_OPTIONS";
   private static final List<String> OPTION_VARIABLES = List.of(ENV, "JAVA_TOOL_OPTIONS");
@@ -45,12 +51,7 @@ public final class HeapFromMemoryLimit {
     if (limit == null || userSetsHeap(env)) {
       return env;
     }
-    var heapMiB =
-        limit
-            .multiply(BigDecimal.valueOf(PERCENT))
-            .divide(BigDecimal.valueOf(100).multiply(MIB), 0, RoundingMode.DOWN)
-            .max(BigDecimal.valueOf(16)); // the JVM refuses less
-    var option = "-Xmx" + heapMiB.toPlainString() + "m";
+    var option = "-Xmx" + heapMiB(limit) + "m";
     for (int i = 0; i < env.size(); i++) {
       var variable = env.get(i);
       if (ENV.equals(variable.getName())) {
@@ -63,8 +64,19 @@ public final class HeapFromMemoryLimit {
     return env;
   }
 
+  /** The heap ceiling in MiB for a memory limit of {@code limitBytes}. */
+  public static long heapMiB(BigDecimal limitBytes) {
+    var share =
+        limitBytes
+            .multiply(BigDecimal.valueOf(PERCENT))
+            .divide(BigDecimal.valueOf(100).multiply(MIB), 0, RoundingMode.DOWN)
+            .longValue();
+    var rest = limitBytes.divide(MIB, 0, RoundingMode.DOWN).longValue() - RESERVE_MIB;
+    return Math.max(MINIMUM_MIB, Math.min(share, rest));
+  }
+
   /** The memory limit in bytes, or null. */
-  private static BigDecimal memoryLimit(ResourceRequirements resources) {
+  public static BigDecimal memoryLimit(ResourceRequirements resources) {
     if (resources == null || resources.getLimits() == null) {
       return null;
     }
@@ -72,7 +84,11 @@ public final class HeapFromMemoryLimit {
     return memory == null ? null : Quantity.getAmountInBytes(memory);
   }
 
-  private static boolean userSetsHeap(List<EnvVar> env) {
+  /** Whether {@code env} (a server's {@code extraEnv}) sets the heap itself. */
+  public static boolean userSetsHeap(List<EnvVar> env) {
+    if (env == null) {
+      return false;
+    }
     for (var variable : env) {
       if (!OPTION_VARIABLES.contains(variable.getName())) {
         continue;

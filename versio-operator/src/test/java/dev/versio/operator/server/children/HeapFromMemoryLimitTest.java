@@ -23,8 +23,9 @@ class HeapFromMemoryLimitTest {
     return new EnvVarBuilder().withName(name).withValue(value).build();
   }
 
+  /** 55 % of the limit, but never less than 192 MiB left outside the heap. */
   private static long expectedMiB(long limitMiB) {
-    return limitMiB * HeapFromMemoryLimit.PERCENT / 100;
+    return Math.min(limitMiB * 55 / 100, limitMiB - 192);
   }
 
   @Test
@@ -44,6 +45,21 @@ class HeapFromMemoryLimitTest {
             env(
                 "JDK_JAVA_OPTIONS",
                 "-Xmx" + (500_000_000L * HeapFromMemoryLimit.PERCENT / 100 / 1048576) + "m"));
+  }
+
+  @Test
+  void smallLimitsKeepTheMeasuredNonHeapRoomOutsideTheHeap() {
+    assertThat(HeapFromMemoryLimit.heapMiB(java.math.BigDecimal.valueOf(512L << 20)))
+        .as("512 MiB: 55 %% is the smaller")
+        .isEqualTo(281);
+    assertThat(HeapFromMemoryLimit.heapMiB(java.math.BigDecimal.valueOf(384L << 20)))
+        .as("384 MiB: 55 %% would leave 173 MiB, so the limit minus 192 MiB")
+        .isEqualTo(192);
+    assertThat(HeapFromMemoryLimit.heapMiB(java.math.BigDecimal.valueOf(2048L << 20)))
+        .isEqualTo(1126);
+    assertThat(HeapFromMemoryLimit.heapMiB(java.math.BigDecimal.valueOf(128L << 20)))
+        .as("below the reserve the JVM still gets a heap it can start with")
+        .isEqualTo(32);
   }
 
   @Test

@@ -131,10 +131,7 @@ class WebhookServerChildrenTest {
     assertThat(env)
         .filteredOn(e -> e.getName().equals("JDK_JAVA_OPTIONS"))
         .singleElement()
-        .satisfies(
-            e ->
-                assertThat(e.getValue())
-                    .isEqualTo("-Xmx" + 1024 * HeapFromMemoryLimit.PERCENT / 100 + "m"));
+        .satisfies(e -> assertThat(e.getValue()).isEqualTo("-Xmx563m"));
   }
 
   @Test
