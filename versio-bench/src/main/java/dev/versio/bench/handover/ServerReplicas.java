@@ -1,6 +1,6 @@
 package dev.versio.bench.handover;
 
-import dev.versio.cli.VersioCommand;
+import dev.versio.bench.fleet.WebhookServerArgs;
 import dev.versio.testkit.process.LoopbackPorts;
 import dev.versio.testkit.process.ManagedProcess;
 import dev.versio.testkit.process.ProcessLedger;
@@ -65,30 +65,18 @@ final class ServerReplicas implements AutoCloseable {
             List.of(
                 "-Xmx256m",
                 "--sun-misc-unsafe-memory-access=allow",
-                "--enable-native-access=ALL-UNNAMED",
-                "-cp",
+                "--enable-native-access=ALL-UNNAMED"));
+        command.addAll(
+            WebhookServerArgs.of(
                 System.getProperty("java.class.path"),
-                VersioCommand.class.getName(),
-                "webhook-server",
-                "--server-name",
                 server,
-                "--tls-cert-dir",
-                tlsDir.toString(),
-                "--bind-address",
-                "127.0.0.1",
-                "--conversion-port",
-                Integer.toString(conversionPort),
-                "--ops-port",
-                Integer.toString(opsPort),
-                "--pod-name",
                 pod,
-                "--pod-namespace",
                 namespace,
+                tlsDir,
+                conversionPort,
+                opsPort,
                 "--drain",
-                drain.toMillis() + "ms",
-                // the harness stops replicas only at its end, when nothing is sent to them
-                "--shutdown-delay",
-                "0s"));
+                drain.toMillis() + "ms"));
         var process =
             ManagedProcess.start(
                 pod,

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.versio.api.config.CRDConversionConfig;
 import dev.versio.api.server.ConversionWebhookServer;
+import dev.versio.bench.fleet.ParallelCreate;
 import dev.versio.testkit.ControlPlane;
 import dev.versio.testkit.ControlPlaneAssets;
 import dev.versio.testkit.Crds;
@@ -34,11 +35,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntConsumer;
 
 /**
  * The operator at scale, against the real test apiserver: {@code n} distinct two-version CRDs (one
@@ -253,7 +252,9 @@ public final class OperatorScale {
           // CRD phase
           var cpuCrdStart = Cpu.of(cp, operator);
           long crdStart = System.nanoTime();
-          var crdErrors = createAll(i -> client.resource(ScaleFixtures.widgetCrd(i)).create());
+          var crdErrors =
+              ParallelCreate.range(
+                  0, n, threads, i -> client.resource(ScaleFixtures.widgetCrd(i)).create());
           long crdCreatesDone = System.nanoTime();
           boolean allEstablished =
               watches.awaitEstablished(n, Duration.ofSeconds(Math.max(300, n)));
@@ -285,7 +286,10 @@ public final class OperatorScale {
           long configStart = System.nanoTime();
           int crdUpdatesBefore = watches.crdUpdates.get();
           var configErrors =
-              createAll(
+              ParallelCreate.range(
+                  0,
+                  n,
+                  threads,
                   i -> {
                     watches.created.put(ScaleFixtures.configName(i), System.nanoTime());
                     client.resource(ScaleFixtures.renameConfig(i)).create();
@@ -529,30 +533,6 @@ public final class OperatorScale {
                             c -> "Available".equals(c.getType()) && "True".equals(c.getStatus())),
             60,
             TimeUnit.SECONDS);
-  }
-
-  /**
-   * Runs {@code create(i)} for every i in [0, n) on {@code threads} threads; returns the errors.
-   */
-  private List<String> createAll(IntConsumer create) throws InterruptedException {
-    var errors = Collections.synchronizedList(new ArrayList<String>());
-    var next = new AtomicInteger();
-    try (var pool = Executors.newFixedThreadPool(threads)) {
-      for (int t = 0; t < threads; t++) {
-        pool.submit(
-            () -> {
-              int i;
-              while ((i = next.getAndIncrement()) < n) {
-                try {
-                  create.accept(i);
-                } catch (RuntimeException e) {
-                  errors.add(i + ": " + e.getMessage());
-                }
-              }
-            });
-      }
-    }
-    return errors;
   }
 
   private record Settled(JsonNode stats, long quietSince) {}
