@@ -30,6 +30,7 @@ import dev.versio.operator.status.Phase;
 import dev.versio.operator.write.ClusterWriter;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -58,6 +59,7 @@ public abstract class ConfigReconciler<
   public static final String FINALIZER = "versio.dev/safe-revert";
   public static final String ALLOW_UNSAFE_DELETE = "versio.dev/allow-unsafe-delete";
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+  private static final int HTTP_UNPROCESSABLE = 422;
 
   private final ConfigKind<C> kind;
   private final ClusterCache cache;
@@ -158,8 +160,73 @@ public abstract class ConfigReconciler<
     }
   }
 
-  private ObjectNode revertBody(String target) {
-    return ConversionPatch.revert(kind.targetApiVersion(), kind.targetKind(), target);
+  /**
+   * Reverts {@code target} to {@code strategy: None}, timed into {@code apply_duration_seconds} as
+   * one apply. First the server-side apply of only {@code strategy: None}, which drops the webhook
+   * fields only the operator owns. When another field manager owns part of {@code spec.conversion}
+   * as well (client-side {@code kubectl apply}, {@code kubectl edit}: Update operations own what
+   * they set), apply keeps the webhook fields that manager owns: the apiserver refuses that for a
+   * CRD (422: a webhook without {@code strategy: Webhook}), and an XRD keeps them. Then one guarded
+   * JSON Patch sets {@code strategy: None} and removes the webhook (and this config's annotations)
+   * in the same request ({@link ConversionPatch#webhookRemoval}).
+   */
+  private void revertTarget(C config, String target) {
+    long started = System.nanoTime();
+    boolean ok = false;
+    try {
+      var type = kind.targetContext();
+      GenericKubernetesResource current;
+      KubernetesClientException refused = null;
+      try {
+        current =
+            writer.apply(
+                config,
+                type,
+                ConversionPatch.revert(kind.targetApiVersion(), kind.targetKind(), target));
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != HTTP_UNPROCESSABLE) {
+          throw e;
+        }
+        refused = e;
+        current = writer.read(type, target);
+      }
+      if (current == null) {
+        ok = true; // the target is gone: nothing of ours is on it any more
+        return;
+      }
+      var json = tree(current);
+      var managedBy = kind.kind() + "/" + config.getMetadata().getName();
+      var removal = ConversionPatch.webhookRemoval(json, managedBy);
+      if (removal.isEmpty()) {
+        if (refused != null) {
+          throw refused; // refused for another reason than a webhook left behind
+        }
+        ok = true;
+        return;
+      }
+      try {
+        writer.jsonPatch(config, type, target, removal.get());
+      } catch (KubernetesClientException e) {
+        if (refused != null) {
+          e.addSuppressed(refused);
+        }
+        throw e;
+      }
+      var owners = ConversionPatch.otherConversionOwners(json);
+      LOG.info(
+          "{} {}: the server-side apply of strategy None {} {} {}, because other field managers"
+              + " own part of spec.conversion too ({}); removed the webhook with a JSON patch",
+          kind.kind(),
+          config.getMetadata().getName(),
+          refused != null ? "was refused on" : "left spec.conversion.webhook on",
+          kind.targetNoun(),
+          target,
+          owners.isEmpty() ? "unknown" : String.join(", ", owners));
+      ok = true;
+    } finally {
+      metrics.applyDuration(
+          kind.label(), target, ok, Duration.ofNanos(System.nanoTime() - started));
+    }
   }
 
   private void writeStatus(C config, ConversionConfigStatus previous, ConversionConfigStatus next) {
@@ -427,7 +494,7 @@ public abstract class ConfigReconciler<
         return Revert.REVERTED; // nothing of ours is on the target any more
       }
       try {
-        timedApply(config, target, revertBody(target));
+        revertTarget(config, target);
         return Revert.REVERTED;
       } catch (RuntimeException e) {
         revertError =
@@ -509,7 +576,7 @@ public abstract class ConfigReconciler<
           .rescheduleAfter(options.deletionRequeue().toMillis());
     }
     try {
-      timedApply(config, target, revertBody(target));
+      revertTarget(config, target);
     } catch (RuntimeException e) {
       throw new IllegalStateException(
           "reverting "

@@ -1,14 +1,18 @@
 package dev.versio.operator.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.versio.engine.json.EngineJson;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The server-side-apply bodies the operator writes onto a target: only {@code spec.conversion} and
- * two annotations, so every other field of the CRD/XRD stays with its owner. Pure.
+ * two annotations, so every other field of the CRD/XRD stays with its owner; and the JSON Patch
+ * that finishes a revert when another field manager keeps the webhook. Pure.
  */
 public final class ConversionPatch {
   public static final String FIELD_MANAGER = "versio-operator";
@@ -83,12 +87,91 @@ public final class ConversionPatch {
 
   /**
    * The apply body that turns conversion off: only {@code strategy: None}, so apply drops the
-   * webhook client config and the annotations this manager owned.
+   * webhook client config and the annotations this manager owned — those no other manager owns as
+   * well; {@link #webhookRemoval} removes what is left.
    */
   public static ObjectNode revert(String apiVersion, String kind, String target) {
     var body = header(apiVersion, kind, target);
     body.putObject("spec").putObject("conversion").put("strategy", "None");
     return body;
+  }
+
+  /**
+   * The JSON Patch that finishes a revert which the server-side apply of {@link #revert} could not
+   * finish: another field manager also owns part of {@code spec.conversion} (client-side {@code
+   * kubectl apply} or {@code kubectl edit} of the target: Update operations own what they set), so
+   * apply keeps the webhook fields that manager owns. The apiserver then refuses a CRD with {@code
+   * strategy: None} and a webhook; an XRD keeps it. The patch sets {@code strategy: None}, removes
+   * {@code spec.conversion.webhook} and the two annotations when they name {@code managedBy}, all
+   * in one request; each operation is preceded by a {@code test} of the value it replaces, so a
+   * concurrent change by anyone else makes the patch fail (and the revert retry) instead of being
+   * overwritten.
+   *
+   * @param target the target as the apiserver has it now (JSON)
+   * @param managedBy {@code <config kind>/<config name>}, as {@link #apply} wrote it
+   * @return empty when the target has no webhook (nothing left to remove)
+   */
+  public static Optional<ArrayNode> webhookRemoval(JsonNode target, String managedBy) {
+    var conversion = target.path("spec").path("conversion");
+    if (!conversion.has("webhook")) {
+      return Optional.empty();
+    }
+    var patch = EngineJson.nodes().arrayNode();
+    if (conversion.has("strategy")) {
+      test(patch, "/spec/conversion/strategy", conversion.get("strategy"));
+      patch
+          .addObject()
+          .put("op", "replace")
+          .put("path", "/spec/conversion/strategy")
+          .put("value", "None");
+    } else {
+      patch
+          .addObject()
+          .put("op", "add")
+          .put("path", "/spec/conversion/strategy")
+          .put("value", "None");
+    }
+    test(patch, "/spec/conversion/webhook", conversion.get("webhook"));
+    patch.addObject().put("op", "remove").put("path", "/spec/conversion/webhook");
+    var annotations = target.path("metadata").path("annotations");
+    if (managedBy.equals(annotations.path(MANAGED_BY).asText(null))) {
+      for (var name : List.of(MANAGED_BY, PLAN_HASH)) {
+        if (annotations.has(name)) {
+          var path = "/metadata/annotations/" + pointerToken(name);
+          test(patch, path, annotations.get(name));
+          patch.addObject().put("op", "remove").put("path", path);
+        }
+      }
+    }
+    return Optional.of(patch);
+  }
+
+  /**
+   * The field managers other than the operator's apply that own part of the target's {@code
+   * spec.conversion}, as {@code manager/Operation} (for messages: why apply could not revert).
+   */
+  public static List<String> otherConversionOwners(JsonNode target) {
+    var owners = new ArrayList<String>();
+    for (var entry : target.path("metadata").path("managedFields")) {
+      var manager = entry.path("manager").asText("");
+      var operation = entry.path("operation").asText("");
+      if (FIELD_MANAGER.equals(manager) && "Apply".equals(operation)) {
+        continue;
+      }
+      if (entry.path("fieldsV1").path("f:spec").has("f:conversion")) {
+        owners.add(manager + "/" + operation);
+      }
+    }
+    return owners;
+  }
+
+  private static void test(ArrayNode patch, String path, JsonNode value) {
+    patch.addObject().put("op", "test").put("path", path).set("value", value.deepCopy());
+  }
+
+  /** A JSON Pointer reference token (RFC 6901): {@code ~} and {@code /} escaped. */
+  private static String pointerToken(String name) {
+    return name.replace("~", "~0").replace("/", "~1");
   }
 
   /** Whether the target already carries exactly {@code desired} (and the operator owns it). */

@@ -25,9 +25,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Among them, {@code versio_operator_writes_total{kind, result}} counts every write request the
  * operator sends to the apiserver (all of them go through {@code ClusterWriter}): {@code
  * kind="status"} a status replace of a config or server, {@code kind="apply"} a server-side apply
- * (or revert) of a target's {@code spec.conversion}, {@code kind="event"} a Kubernetes Event;
- * {@code result} is {@code success} or {@code error}. Writes per reconcile and per config follow
- * from it and JOSDK's {@code operator_sdk_reconciliations_*} counters.
+ * (or revert) of a target's {@code spec.conversion}, or the JSON patch that finishes a revert when
+ * another field manager keeps the webhook, {@code kind="event"} a Kubernetes Event; {@code result}
+ * is {@code success} or {@code error}. Writes per reconcile and per config follow from it and
+ * JOSDK's {@code operator_sdk_reconciliations_*} counters.
  */
 public final class OperatorMetrics {
   /** The {@code kind} label values of {@code versio_operator_writes_total}. */

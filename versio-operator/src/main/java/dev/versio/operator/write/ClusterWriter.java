@@ -1,5 +1,6 @@
 package dev.versio.operator.write;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.versio.operator.config.ConversionPatch;
 import dev.versio.operator.metrics.OperatorMetrics;
@@ -87,6 +88,36 @@ public final class ClusterWriter {
     } finally {
       metrics.write("apply", ok);
     }
+  }
+
+  /**
+   * Sends the JSON Patch {@code patch} to the target {@code name} of {@code type} for {@code owner}
+   * (field manager {@code versio-operator}): the end of a revert that apply could not finish (see
+   * {@link ConversionPatch#webhookRemoval}). Counted as {@code kind="apply"}, like the apply it
+   * completes; returns the object as the apiserver stored it.
+   */
+  public GenericKubernetesResource jsonPatch(
+      HasMetadata owner, ResourceDefinitionContext type, String name, ArrayNode patch) {
+    check(owner);
+    var context = PatchContext.of(PatchType.JSON);
+    context.setFieldManager(ConversionPatch.FIELD_MANAGER);
+    boolean ok = false;
+    try {
+      var stored =
+          client.genericKubernetesResources(type).withName(name).patch(context, patch.toString());
+      ok = true;
+      return stored;
+    } finally {
+      metrics.write("apply", ok);
+    }
+  }
+
+  /**
+   * The target {@code name} of {@code type} as the apiserver has it now (not the cache), or null
+   * when it is gone. A read: not gated, not counted as a write.
+   */
+  public GenericKubernetesResource read(ResourceDefinitionContext type, String name) {
+    return client.genericKubernetesResources(type).withName(name).get();
   }
 
   /**

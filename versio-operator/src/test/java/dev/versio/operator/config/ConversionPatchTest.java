@@ -1,10 +1,13 @@
 package dev.versio.operator.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import com.flipkart.zjsonpatch.JsonPatch;
+import com.flipkart.zjsonpatch.JsonPatchApplicationException;
 import dev.versio.engine.json.EngineJson;
 import dev.versio.operator.config.ConversionPatch.Endpoint;
 import dev.versio.testkit.stories.ExampleStory;
@@ -192,6 +195,128 @@ class ConversionPatchTest {
                 spec:
                   conversion: {strategy: None}
                 """));
+  }
+
+  /** A CRD the operator pointed at its webhook, as a GET returns it (the parts that matter). */
+  private static JsonNode pointedTarget(String managedBy) {
+    return yaml(
+        """
+        apiVersion: apiextensions.k8s.io/v1
+        kind: CustomResourceDefinition
+        metadata:
+          name: caches.example.com
+          annotations:
+            versio.dev/managed-by: MANAGED_BY
+            versio.dev/plan-hash: sha256:plan
+            team: caches
+          managedFields:
+          - manager: versio-operator
+            operation: Apply
+            fieldsV1:
+              f:spec: {f:conversion: {f:strategy: {}, f:webhook: {f:clientConfig: {f:url: {}}}}}
+          - manager: kubectl-client-side-apply
+            operation: Update
+            fieldsV1:
+              f:spec: {f:conversion: {.: {}, f:webhook: {f:conversionReviewVersions: {}}}}
+          - manager: kube-apiserver
+            operation: Update
+            fieldsV1:
+              f:status: {f:conditions: {}}
+        spec:
+          group: example.com
+          conversion:
+            strategy: Webhook
+            webhook:
+              clientConfig: {url: "https://versio.example/convert/caches.example.com", caBundle: Q0E=}
+              conversionReviewVersions: [v1]
+        """
+            .replace("MANAGED_BY", managedBy));
+  }
+
+  @Test
+  void aWebhookLeftBehindIsRemovedByOneGuardedPatchWithTheConfigsAnnotations() {
+    var patch =
+        ConversionPatch.webhookRemoval(
+                pointedTarget("CRDConversionConfig/caches"), "CRDConversionConfig/caches")
+            .orElseThrow();
+
+    assertSameJson(
+        patch,
+        yaml(
+            """
+            - {op: test, path: /spec/conversion/strategy, value: Webhook}
+            - {op: replace, path: /spec/conversion/strategy, value: None}
+            - op: test
+              path: /spec/conversion/webhook
+              value:
+                clientConfig: {url: "https://versio.example/convert/caches.example.com", caBundle: Q0E=}
+                conversionReviewVersions: [v1]
+            - {op: remove, path: /spec/conversion/webhook}
+            - {op: test, path: /metadata/annotations/versio.dev~1managed-by, value: CRDConversionConfig/caches}
+            - {op: remove, path: /metadata/annotations/versio.dev~1managed-by}
+            - {op: test, path: /metadata/annotations/versio.dev~1plan-hash, value: "sha256:plan"}
+            - {op: remove, path: /metadata/annotations/versio.dev~1plan-hash}
+            """));
+  }
+
+  @Test
+  void thePatchLeavesStrategyNoneWithoutAWebhookAndEverythingElseAsItWas() {
+    var target = pointedTarget("CRDConversionConfig/caches");
+    var patch = ConversionPatch.webhookRemoval(target, "CRDConversionConfig/caches").orElseThrow();
+
+    var patched = JsonPatch.apply(patch, target);
+
+    assertSameJson(patched.at("/spec/conversion"), yaml("strategy: None"));
+    assertSameJson(patched.at("/metadata/annotations"), yaml("team: caches"));
+    assertSameJson(patched.at("/spec/group"), target.at("/spec/group"));
+    assertThat(ConversionPatch.webhookRemoval(patched, "CRDConversionConfig/caches")).isEmpty();
+  }
+
+  @Test
+  void thePatchFailsOnATargetSomeoneChangedMeanwhile() {
+    var target = pointedTarget("CRDConversionConfig/caches");
+    var patch = ConversionPatch.webhookRemoval(target, "CRDConversionConfig/caches").orElseThrow();
+    var repointed = target.deepCopy();
+    ((ObjectNode) repointed.at("/spec/conversion/webhook/clientConfig"))
+        .put("url", "https://elsewhere.example/convert");
+
+    assertThatThrownBy(() -> JsonPatch.apply(patch, repointed))
+        .isInstanceOf(JsonPatchApplicationException.class);
+  }
+
+  @Test
+  void theAnnotationsOfAnotherConfigAreLeftAlone() {
+    var patch =
+        ConversionPatch.webhookRemoval(
+                pointedTarget("CRDConversionConfig/other"), "CRDConversionConfig/caches")
+            .orElseThrow();
+
+    assertThat(patch.toString()).doesNotContain("/metadata/annotations");
+  }
+
+  @Test
+  void aTargetWithoutAWebhookNeedsNoPatch() {
+    var reverted = pointedTarget("CRDConversionConfig/caches").deepCopy();
+    ((ObjectNode) reverted.get("spec")).set("conversion", yaml("strategy: None"));
+
+    assertThat(ConversionPatch.webhookRemoval(reverted, "CRDConversionConfig/caches")).isEmpty();
+  }
+
+  @Test
+  void aWebhookWithoutAStrategyGetsStrategyNoneAdded() {
+    var xrd = yaml("spec: {conversion: {webhook: {conversionReviewVersions: [v1]}}}");
+
+    var patched =
+        JsonPatch.apply(
+            ConversionPatch.webhookRemoval(xrd, "XRDConversionConfig/x").orElseThrow(), xrd);
+
+    assertSameJson(patched, yaml("spec: {conversion: {strategy: None}}"));
+  }
+
+  @Test
+  void theOtherOwnersOfTheConversionAreNamedButNotTheOperatorsApply() {
+    assertThat(ConversionPatch.otherConversionOwners(pointedTarget("CRDConversionConfig/caches")))
+        .containsExactly("kubectl-client-side-apply/Update");
   }
 
   @Test
