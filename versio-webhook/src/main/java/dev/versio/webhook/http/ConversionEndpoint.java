@@ -126,45 +126,44 @@ public final class ConversionEndpoint {
                         respond(
                             req,
                             target,
-                            ar.succeeded() ? ar.result() : internal(target, ar.cause()),
+                            ar.succeeded()
+                                ? ar.result()
+                                : processor.internalFailure(target, bytes, ar.cause()),
                             started,
                             span));
           }
         });
   }
 
+  /**
+   * Processes a review; whatever breaks inside (a bug) becomes a Failure review, never a bare 500
+   * or an unanswered request. Only a JVM in trouble (out of memory) is left to the JVM.
+   */
   private ReviewOutcome process(String target, byte[] bytes) {
     try {
       return processor.process(target, bytes);
-    } catch (RuntimeException e) {
-      return internal(target, e);
+    } catch (VirtualMachineError e) {
+      if (!(e instanceof StackOverflowError)) {
+        throw e;
+      }
+      return processor.internalFailure(target, bytes, e);
+    } catch (RuntimeException | Error e) {
+      return processor.internalFailure(target, bytes, e);
     }
-  }
-
-  private ReviewOutcome internal(String target, Throwable e) {
-    metrics.unexpected("review");
-    LOG.error("unexpected error handling a ConversionReview for target {}", target, e);
-    return new ReviewOutcome(
-        500,
-        null,
-        "internal error",
-        ReviewResult.INTERNAL_ERROR,
-        null,
-        null,
-        null,
-        0,
-        "internal error");
   }
 
   private void respond(
       HttpServerRequest req, String target, ReviewOutcome outcome, long started, Span span) {
     tracing.end(span, outcome);
     if (outcome.result() == ReviewResult.INTERNAL_ERROR) {
+      // a bug: logged once, here, with its stack trace, and counted
+      metrics.unexpected("review");
       LOG.error(
           "conversion of target {} failed inside Versio (request {}): {}",
           target,
           outcome.uid(),
-          outcome.failure());
+          outcome.failure(),
+          outcome.cause());
     } else if (outcome.result() == ReviewResult.BAD_REQUEST) {
       LOG.debug("bad conversion request for {}: {}", target, outcome.failure());
     } else if (outcome.failure() != null) {

@@ -13,6 +13,8 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param to the desired version, or null
  * @param objects how many objects the request carried
  * @param failure the failure message, or null on success
+ * @param cause the exception behind an {@link ReviewResult#INTERNAL_ERROR} (logged once, with its
+ *     stack trace, by the transport), else null
  */
 public record ReviewOutcome(
     int httpStatus,
@@ -23,4 +25,20 @@ public record ReviewOutcome(
     String from,
     String to,
     int objects,
-    String failure) {}
+    String failure,
+    Throwable cause) {
+
+  /** An outcome without an exception behind it. */
+  public ReviewOutcome(
+      int httpStatus,
+      JsonNode body,
+      String text,
+      ReviewResult result,
+      String uid,
+      String from,
+      String to,
+      int objects,
+      String failure) {
+    this(httpStatus, body, text, result, uid, from, to, objects, failure, null);
+  }
+}

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.versio.engine.json.EngineJson;
+import dev.versio.engine.route.Router;
 import dev.versio.engine.runtime.ConversionException;
 import dev.versio.webhook.registry.Registry;
 import java.io.IOException;
@@ -22,9 +23,22 @@ public final class ReviewProcessor {
 
   private final ObjectMapper json = EngineJson.newMapper();
   private final Registry registry;
+  private final ObjectConversion conversion;
+
+  /** How one object is converted with its target's router. */
+  @FunctionalInterface
+  public interface ObjectConversion {
+    JsonNode convert(Router router, JsonNode object, String from, String to);
+  }
 
   public ReviewProcessor(Registry registry) {
+    this(registry, Router::convert);
+  }
+
+  /** With another conversion step than the router's own (tests make it fail). */
+  public ReviewProcessor(Registry registry, ObjectConversion conversion) {
     this.registry = registry;
+    this.conversion = conversion;
   }
 
   /** Processes the raw request body of {@code POST /convert/{target}}. */
@@ -111,7 +125,7 @@ public final class ReviewProcessor {
                 + "'");
       }
       try {
-        var result = router.convert(object, from, to);
+        var result = conversion.convert(router, object, from, to);
         var out = result == object ? ((ObjectNode) object).deepCopy() : (ObjectNode) result;
         out.put("apiVersion", desired);
         if (!out.path("metadata").isObject()) {
@@ -131,14 +145,8 @@ public final class ReviewProcessor {
             to,
             objects.size(),
             "converting " + from + " -> " + to + " (" + describe(object) + "): " + e.getMessage());
-      } catch (RuntimeException e) {
-        return failure(
-            apiVersion,
-            uid,
-            ReviewResult.INTERNAL_ERROR,
-            from,
-            to,
-            objects.size(),
+      } catch (RuntimeException | StackOverflowError e) {
+        var message =
             "internal error converting "
                 + from
                 + " -> "
@@ -148,7 +156,18 @@ public final class ReviewProcessor {
                 + "): "
                 + e.getClass().getSimpleName()
                 + "; this is a Versio bug, see the webhook server log for request "
-                + uid);
+                + uid;
+        return new ReviewOutcome(
+            200,
+            envelope(apiVersion, failureResponse(uid, message)),
+            null,
+            ReviewResult.INTERNAL_ERROR,
+            uid,
+            from,
+            to,
+            objects.size(),
+            message,
+            e);
       }
     }
     var response = EngineJson.nodes().objectNode();
@@ -184,11 +203,60 @@ public final class ReviewProcessor {
       String to,
       int objects,
       String message) {
+    return new ReviewOutcome(
+        200,
+        envelope(apiVersion, failureResponse(uid, message)),
+        null,
+        result,
+        uid,
+        from,
+        to,
+        objects,
+        message);
+  }
+
+  /**
+   * A Failure review for a request whose processing broke outside the per-object conversion (a
+   * bug): the apiserver gets a review it can show, never a bare 500. The UID is read from the body
+   * when it can be.
+   */
+  public ReviewOutcome internalFailure(String target, byte[] body, Throwable cause) {
+    String apiVersion = "apiextensions.k8s.io/v1";
+    String uid = "";
+    try {
+      var review = json.readTree(body);
+      if (review != null && REVIEW_VERSIONS.contains(review.path("apiVersion").asText(""))) {
+        apiVersion = review.path("apiVersion").asText();
+      }
+      uid = review == null ? "" : review.path("request").path("uid").asText("");
+    } catch (IOException | RuntimeException e) {
+      // the body is unreadable: answer with what is known
+    }
+    var message =
+        "internal error handling the ConversionReview for "
+            + target
+            + ": "
+            + cause.getClass().getSimpleName()
+            + "; this is a Versio bug, see the webhook server log"
+            + (uid.isEmpty() ? "" : " for request " + uid);
+    return new ReviewOutcome(
+        200,
+        envelope(apiVersion, failureResponse(uid, message)),
+        null,
+        ReviewResult.INTERNAL_ERROR,
+        uid.isEmpty() ? null : uid,
+        null,
+        null,
+        0,
+        message,
+        cause);
+  }
+
+  private static ObjectNode failureResponse(String uid, String message) {
     var response = EngineJson.nodes().objectNode();
     response.put("uid", uid);
     response.putObject("result").put("status", "Failure").put("message", message);
-    return new ReviewOutcome(
-        200, envelope(apiVersion, response), null, result, uid, from, to, objects, message);
+    return response;
   }
 
   private static ReviewOutcome badRequest(String message, String uid) {

@@ -2,6 +2,10 @@ package dev.versio.webhook.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.versio.engine.compile.CompiledConfig;
 import dev.versio.engine.json.EngineJson;
@@ -39,6 +43,7 @@ import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * The conversion endpoint over real HTTPS on loopback (no Kubernetes needed): status codes, and a
@@ -55,6 +60,12 @@ class ConversionEndpointTest {
   private HttpClient http;
   private URI uri;
   private final Registry registry = new Registry(Clock.systemUTC(), s -> {});
+  private final WebhookMetrics metrics = new WebhookMetrics();
+
+  /** The conversion step of every object; a test swaps in one that fails as a bug would. */
+  private volatile ReviewProcessor.ObjectConversion conversion = Router::convert;
+
+  private final ListAppender<ILoggingEvent> log = new ListAppender<>();
   private final InMemorySpanExporter spans = InMemorySpanExporter.create();
 
   @BeforeEach
@@ -73,8 +84,8 @@ class ConversionEndpointTest {
     var endpoint =
         new ConversionEndpoint(
             vertx,
-            new ReviewProcessor(registry),
-            new WebhookMetrics(),
+            new ReviewProcessor(registry, (r, o, f, t) -> conversion.convert(r, o, f, t)),
+            metrics,
             LIMIT,
             new ReviewTracing(otel));
     server =
@@ -107,6 +118,17 @@ class ConversionEndpointTest {
         "gen=1");
   }
 
+  @BeforeEach
+  void captureLog() {
+    log.start();
+    ((Logger) LoggerFactory.getLogger(ConversionEndpoint.class)).addAppender(log);
+  }
+
+  @AfterEach
+  void releaseLog() {
+    ((Logger) LoggerFactory.getLogger(ConversionEndpoint.class)).detachAppender(log);
+  }
+
   @AfterEach
   void stop() throws Exception {
     http.close();
@@ -129,6 +151,69 @@ class ConversionEndpointTest {
             + uid
             + "\",\"desiredAPIVersion\":\"example.com/v2\",\"objects\":[]}}")
         .getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] reviewOf(String uid, String padding) {
+    return ("{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"kind\":\"ConversionReview\",\"request\":{\"uid\":\""
+            + uid
+            + "\",\"desiredAPIVersion\":\"example.com/v2\",\"objects\":[{\"apiVersion\":\"example.com/v1\","
+            + "\"kind\":\"Widget\",\"metadata\":{\"name\":\"w\",\"annotations\":{\"pad\":\""
+            + padding
+            + "\"}}}]}}")
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  private void assertOneBugReported(String uid, Class<? extends Throwable> type) {
+    var errors = log.list.stream().filter(e -> e.getLevel() == Level.ERROR).toList();
+    assertThat(errors).as("logged once").hasSize(1);
+    assertThat(errors.getFirst().getFormattedMessage())
+        .contains("widgets.example.com")
+        .contains(uid);
+    assertThat(errors.getFirst().getThrowableProxy())
+        .as("with its stack trace")
+        .isNotNull()
+        .satisfies(t -> assertThat(t.getClassName()).isEqualTo(type.getName()));
+    assertThat(metrics.scrape())
+        .contains("versio_webhook_unexpected_errors_total{where=\"review\"} 1.0");
+  }
+
+  @Test
+  void aBugInAnOpIsAFailureReviewLoggedOnceWithItsStackTraceAndCounted() throws Exception {
+    conversion =
+        (r, o, f, t) -> {
+          throw new IllegalStateException("an op broke");
+        };
+
+    var response = post(uri, "application/json", reviewOf("bug-1", "x"));
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    var review = JSON.readTree(response.body()).path("response");
+    assertThat(review.path("uid").asText()).isEqualTo("bug-1");
+    assertThat(review.path("result").path("status").asText()).isEqualTo("Failure");
+    assertThat(review.path("result").path("message").asText())
+        .contains("IllegalStateException")
+        .contains("this is a Versio bug, see the webhook server log for request bug-1");
+    assertOneBugReported("bug-1", IllegalStateException.class);
+  }
+
+  @Test
+  void whatBreaksOutsideTheConversionIsAFailureReviewNeverABare500() throws Exception {
+    // a body over the inline limit is processed off the event loop; an Error there used to be a 500
+    conversion =
+        (r, o, f, t) -> {
+          throw new AssertionError("broken beyond the per-object guard");
+        };
+
+    var response = post(uri, "application/json", reviewOf("bug-2", "p".repeat(100_000)));
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    var review = JSON.readTree(response.body()).path("response");
+    assertThat(review.path("uid").asText()).isEqualTo("bug-2");
+    assertThat(review.path("result").path("status").asText()).isEqualTo("Failure");
+    assertThat(review.path("result").path("message").asText())
+        .contains("internal error handling the ConversionReview for widgets.example.com")
+        .contains("request bug-2");
+    assertOneBugReported("bug-2", AssertionError.class);
   }
 
   @Test

@@ -93,6 +93,29 @@ class ReviewProcessorTest {
   }
 
   @Test
+  void anUnexpectedExceptionInAnOpIsAFailureReviewThatKeepsItsCauseForTheLog() {
+    var bug = new IllegalStateException("an op broke");
+    var failing =
+        new ReviewProcessor(
+            registry,
+            (r, o, f, t) -> {
+              throw bug;
+            });
+
+    var outcome = failing.process("widgets.example.com", review("example.com/v2", V1_OBJECT));
+
+    assertThat(outcome.httpStatus()).isEqualTo(200);
+    assertThat(outcome.result()).isEqualTo(ReviewResult.INTERNAL_ERROR);
+    assertThat(outcome.cause()).isSameAs(bug);
+    assertThat(outcome.body().path("response").path("uid").asText()).isEqualTo("u-1");
+    assertThat(outcome.body().path("response").path("result").path("status").asText())
+        .isEqualTo("Failure");
+    assertThat(outcome.failure())
+        .contains("v1 -> v2 (a)")
+        .contains("this is a Versio bug, see the webhook server log for request u-1");
+  }
+
+  @Test
   void anUnknownTargetIsAFailureReviewNeverAGuess() {
     var outcome = processor.process("gadgets.example.com", review("example.com/v2", V1_OBJECT));
     assertThat(outcome.httpStatus()).isEqualTo(200);
