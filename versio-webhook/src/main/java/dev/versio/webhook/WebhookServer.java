@@ -9,6 +9,7 @@ import dev.versio.webhook.served.ServedTargetsPublication;
 import dev.versio.webhook.served.ServedTargetsPublisher;
 import dev.versio.webhook.sync.RegistrySync;
 import dev.versio.webhook.tls.ServingCertificate;
+import dev.versio.webhook.tls.ServingTls;
 import dev.versio.webhook.tracing.ReviewTracing;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Future;
@@ -16,7 +17,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpVersion;
-import io.vertx.core.net.ServerSSLOptions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -145,13 +145,13 @@ public final class WebhookServer implements AutoCloseable {
         new ConversionEndpoint(
             vertx, new ReviewProcessor(registry), metrics, options.maxBodyBytes(), tracing);
     var httpsOptions =
-        new HttpServerOptions()
-            .setHost(options.host())
-            .setPort(options.conversionPort())
-            .setSsl(true)
-            .setUseAlpn(true)
-            .setAlpnVersions(List.of(HttpVersion.HTTP_2, HttpVersion.HTTP_1_1))
-            .setKeyCertOptions(certificate.options());
+        ServingTls.apply(
+            new HttpServerOptions()
+                .setHost(options.host())
+                .setPort(options.conversionPort())
+                .setUseAlpn(true)
+                .setAlpnVersions(List.of(HttpVersion.HTTP_2, HttpVersion.HTTP_1_1)),
+            certificate.options());
     conversion =
         await(
             vertx.createHttpServer(httpsOptions).requestHandler(endpoint::handle).listen(),
@@ -214,7 +214,7 @@ public final class WebhookServer implements AutoCloseable {
       return;
     }
     conversion
-        .updateSSLOptions(new ServerSSLOptions().setKeyCertOptions(next.options()))
+        .updateSSLOptions(ServingTls.swap(next.options()))
         .onComplete(
             ar -> {
               if (ar.succeeded() && Boolean.TRUE.equals(ar.result())) {

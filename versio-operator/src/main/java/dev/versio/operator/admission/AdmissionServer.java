@@ -1,5 +1,6 @@
 package dev.versio.operator.admission;
 
+import dev.versio.api.tls.TlsPolicy;
 import dev.versio.operator.OperatorOptions;
 import dev.versio.operator.tls.TlsMaterial;
 import dev.versio.operator.tls.TlsSecret;
@@ -15,6 +16,7 @@ import io.vertx.core.net.ServerSSLOptions;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -84,7 +86,10 @@ public final class AdmissionServer implements AutoCloseable {
             .setSsl(true)
             .setUseAlpn(true)
             .setAlpnVersions(List.of(HttpVersion.HTTP_2, HttpVersion.HTTP_1_1))
-            .setKeyCertOptions(keyCert(material));
+            .setKeyCertOptions(keyCert(material))
+            // Versio's TLS policy: TLS 1.2+, ECDHE with AEAD ciphers only
+            .setEnabledSecureTransportProtocols(new LinkedHashSet<>(TlsPolicy.PROTOCOLS));
+    TlsPolicy.CIPHER_SUITES.forEach(httpsOptions::addEnabledCipherSuite);
     https =
         await(
             vertx.createHttpServer(httpsOptions).requestHandler(endpoint::handle).listen(),
@@ -108,14 +113,23 @@ public final class AdmissionServer implements AutoCloseable {
             REFRESH_INTERVAL.toMillis(), id -> vertx.executeBlocking(this::refresh, true));
   }
 
+  /** The SSL options of a certificate swap: a swap replaces them all, so the policy goes too. */
+  private static ServerSSLOptions renewed(TlsMaterial next) {
+    var ssl =
+        new ServerSSLOptions()
+            .setKeyCertOptions(keyCert(next))
+            .setEnabledSecureTransportProtocols(new LinkedHashSet<>(TlsPolicy.PROTOCOLS));
+    TlsPolicy.CIPHER_SUITES.forEach(ssl::addEnabledCipherSuite);
+    return ssl;
+  }
+
   /** One refresh round; failures are logged and retried on the next round. */
   private Void refresh() {
     try {
       var next = ensureTls();
       if (!next.equals(material)) {
         await(
-            https.updateSSLOptions(new ServerSSLOptions().setKeyCertOptions(keyCert(next))),
-            "cannot load the renewed admission certificate");
+            https.updateSSLOptions(renewed(next)), "cannot load the renewed admission certificate");
         material = next;
         LOG.info("admission webhook now serves the renewed certificate");
       }
