@@ -4,13 +4,17 @@ import dev.versio.api.assign.AssignmentResolver;
 import dev.versio.api.assign.ServerView;
 import dev.versio.api.config.ConversionConfigSpec;
 import dev.versio.api.server.ConversionWebhookServer;
+import dev.versio.api.server.ConversionWebhookServerSpec;
 import dev.versio.api.server.EndpointMatch;
 import dev.versio.operator.server.children.HeapFromMemoryLimit;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -57,7 +61,7 @@ public final class ServerValidator {
         }
       }
     }
-    var warnings = new java.util.ArrayList<String>();
+    var warnings = new ArrayList<String>();
     smallHeapWarning(self, spec).ifPresent(warnings::add);
     var url = spec.url == null ? "" : spec.url.strip();
     var caBundle = spec.caBundle == null ? "" : spec.caBundle.strip();
@@ -165,18 +169,16 @@ public final class ServerValidator {
    * A warning when the memory limit leaves the replicas a small heap: about 100 MiB is live at
    * 1,000 targets and a collector wants twice that (docs/capacity.md).
    */
-  private static java.util.Optional<String> smallHeapWarning(
-      String self, dev.versio.api.server.ConversionWebhookServerSpec spec) {
+  private static Optional<String> smallHeapWarning(String self, ConversionWebhookServerSpec spec) {
     var limit = HeapFromMemoryLimit.memoryLimit(spec.resources);
     if (limit == null || HeapFromMemoryLimit.userSetsHeap(spec.extraEnv)) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
-    var limitMiB =
-        limit.divide(java.math.BigDecimal.valueOf(1L << 20), 0, java.math.RoundingMode.DOWN);
+    var limitMiB = limit.divide(BigDecimal.valueOf(1L << 20), 0, RoundingMode.DOWN);
     if (limitMiB.longValue() >= RECOMMENDED_LIMIT_MIB) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
-    return java.util.Optional.of(
+    return Optional.of(
         self
             + ": spec.resources.limits.memory ("
             + limitMiB

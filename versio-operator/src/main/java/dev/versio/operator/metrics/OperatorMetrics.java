@@ -1,5 +1,6 @@
 package dev.versio.operator.metrics;
 
+import dev.versio.operator.status.Phase;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -17,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * The operator's own metrics ({@code versio_operator_*}); JOSDK's reconcile metrics and JVM metrics
@@ -75,9 +77,9 @@ public final class OperatorMetrics {
    *
    * @param phases per config kind, the phase text of every config (null = none yet)
    */
-  public void configPhases(Map<String, java.util.function.Supplier<List<String>>> phases) {
+  public void configPhases(Map<String, Supplier<List<String>>> phases) {
     for (var kind : phases.entrySet()) {
-      for (var phase : dev.versio.operator.status.Phase.values()) {
+      for (var phase : Phase.values()) {
         Gauge.builder(
                 "versio.operator.configs",
                 kind.getValue(),
@@ -86,8 +88,7 @@ public final class OperatorMetrics {
                         .filter(
                             text ->
                                 phase.text().equals(text)
-                                    || (text == null
-                                        && phase == dev.versio.operator.status.Phase.PENDING))
+                                    || (text == null && phase == Phase.PENDING))
                         .count())
             .description("Configs in each phase, from this replica's cache")
             .tag("config_kind", kind.getKey())

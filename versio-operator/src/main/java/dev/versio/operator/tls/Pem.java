@@ -2,7 +2,6 @@ package dev.versio.operator.tls;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.StringReader;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -11,10 +10,6 @@ import java.security.PrivateKey;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.List;
-import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
-import org.bouncycastle.openssl.PEMKeyPair;
-import org.bouncycastle.openssl.PEMParser;
-import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
 
@@ -51,27 +46,6 @@ final class Pem {
       return certificates;
     } catch (GeneralSecurityException e) {
       throw new IllegalArgumentException("not a PEM certificate: " + e.getMessage(), e);
-    }
-  }
-
-  /**
-   * The private key in {@code pem}: PKCS#8 ({@code BEGIN PRIVATE KEY}, what the operator writes),
-   * or PKCS#1 / SEC1 ({@code BEGIN RSA PRIVATE KEY}, {@code BEGIN EC PRIVATE KEY}: cert-manager's
-   * default encoding).
-   */
-  static PrivateKey privateKey(String pem) {
-    try (var parser = new PEMParser(new StringReader(pem))) {
-      var object = parser.readObject();
-      if (object instanceof PrivateKeyInfo info) {
-        return new JcaPEMKeyConverter().getPrivateKey(info);
-      }
-      if (object instanceof PEMKeyPair pair) {
-        return new JcaPEMKeyConverter().getPrivateKey(pair.getPrivateKeyInfo());
-      }
-      throw new IllegalArgumentException(
-          "no private key (BEGIN PRIVATE KEY, BEGIN RSA PRIVATE KEY or BEGIN EC PRIVATE KEY) found");
-    } catch (IOException e) {
-      throw new IllegalArgumentException("not a PEM private key: " + e.getMessage(), e);
     }
   }
 

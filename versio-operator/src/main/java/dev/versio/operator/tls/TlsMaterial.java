@@ -1,9 +1,9 @@
 package dev.versio.operator.tls;
 
+import dev.versio.api.tls.KeyPairs;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
-import java.security.Signature;
 import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -96,11 +96,11 @@ public record TlsMaterial(String caBundlePem, String certificatePem, String priv
       return Optional.of(TLS_CRT + " is unreadable: " + e.getMessage());
     }
     try {
-      key = Pem.privateKey(privateKeyPem);
+      key = KeyPairs.privateKey(privateKeyPem);
     } catch (IllegalArgumentException e) {
       return Optional.of(TLS_KEY + " is unreadable: " + e.getMessage());
     }
-    if (!keyMatches(key, certificate)) {
+    if (!KeyPairs.belongTogether(key, certificate)) {
       return Optional.of(TLS_KEY + " does not belong to " + TLS_CRT);
     }
     var ca = bundle.getFirst();
@@ -174,32 +174,6 @@ public record TlsMaterial(String caBundlePem, String certificatePem, String priv
       // no readable SANs: every host is missing
     }
     return out;
-  }
-
-  private static boolean keyMatches(PrivateKey key, X509Certificate certificate) {
-    var algorithm =
-        switch (key.getAlgorithm()) {
-          case "EC", "ECDSA" -> "SHA256withECDSA";
-          case "RSA" -> "SHA256withRSA";
-          case "Ed25519", "EdDSA" -> "Ed25519";
-          default -> null;
-        };
-    if (algorithm == null) {
-      return false;
-    }
-    try {
-      var probe = "versio key check".getBytes(StandardCharsets.US_ASCII);
-      var signer = Signature.getInstance(algorithm);
-      signer.initSign(key);
-      signer.update(probe);
-      var signature = signer.sign();
-      var verifier = Signature.getInstance(algorithm);
-      verifier.initVerify(certificate.getPublicKey());
-      verifier.update(probe);
-      return verifier.verify(signature);
-    } catch (GeneralSecurityException e) {
-      return false;
-    }
   }
 
   private static String decode(Map<String, String> data, String key) {

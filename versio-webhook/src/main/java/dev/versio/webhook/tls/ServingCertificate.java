@@ -1,10 +1,10 @@
 package dev.versio.webhook.tls;
 
+import dev.versio.api.tls.KeyPairs;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.PemKeyCertOptions;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -12,16 +12,11 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.PrivateKey;
-import java.security.Signature;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.HexFormat;
-import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
-import org.bouncycastle.openssl.PEMKeyPair;
-import org.bouncycastle.openssl.PEMParser;
-import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 
 /**
  * The serving certificate and key read from {@code tls.crt} and {@code tls.key} in one folder (a
@@ -43,7 +38,7 @@ public record ServingCertificate(
     var key = bytes(keyFile);
     var x509 = certificate(certFile, cert);
     var privateKey = privateKey(keyFile, key);
-    if (!belongsTo(privateKey, x509)) {
+    if (!KeyPairs.belongTogether(privateKey, x509)) {
       throw new IllegalStateException(
           keyFile
               + " does not belong to the certificate in "
@@ -74,46 +69,12 @@ public record ServingCertificate(
     }
   }
 
-  /** PKCS#8, or PKCS#1 / SEC1 (cert-manager's default encoding). */
   private static PrivateKey privateKey(Path file, byte[] pem) {
-    try (var parser = new PEMParser(new StringReader(new String(pem, StandardCharsets.US_ASCII)))) {
-      var object = parser.readObject();
-      if (object instanceof PrivateKeyInfo info) {
-        return new JcaPEMKeyConverter().getPrivateKey(info);
-      }
-      if (object instanceof PEMKeyPair pair) {
-        return new JcaPEMKeyConverter().getPrivateKey(pair.getPrivateKeyInfo());
-      }
-    } catch (IOException e) {
-      throw new IllegalStateException(file + " holds no readable PEM private key: " + e, e);
-    }
-    throw new IllegalStateException(file + " holds no PEM private key");
-  }
-
-  /** Signs a probe with the key and verifies it with the certificate's public key. */
-  private static boolean belongsTo(PrivateKey key, X509Certificate certificate) {
-    var algorithm =
-        switch (key.getAlgorithm()) {
-          case "EC", "ECDSA" -> "SHA256withECDSA";
-          case "RSA" -> "SHA256withRSA";
-          case "Ed25519", "EdDSA" -> "Ed25519";
-          default -> null;
-        };
-    if (algorithm == null) {
-      return false;
-    }
     try {
-      var probe = "versio key check".getBytes(StandardCharsets.US_ASCII);
-      var signer = Signature.getInstance(algorithm);
-      signer.initSign(key);
-      signer.update(probe);
-      var signature = signer.sign();
-      var verifier = Signature.getInstance(algorithm);
-      verifier.initVerify(certificate.getPublicKey());
-      verifier.update(probe);
-      return verifier.verify(signature);
-    } catch (GeneralSecurityException e) {
-      return false;
+      return KeyPairs.privateKey(new String(pem, StandardCharsets.US_ASCII));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException(
+          file + " holds no readable PEM private key: " + e.getMessage(), e);
     }
   }
 
