@@ -11,7 +11,7 @@
 # engine runs here), as user 65532 like the image config says.
 #
 # Usage: hack/image-check.sh [IMAGE_ARCHIVE]     (default: dist/versio-*-image.oci.tar)
-# Needs: root (it installs umoci, jq and curl with apt-get when missing); bin/versio (built on
+# Needs: root (it installs umoci, jq, curl and procps with apt-get when missing); bin/versio (built on
 # first use) and the control plane of hack/control-plane.sh.
 set -Eeuo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,6 +28,7 @@ if [ -z "$image" ]; then
 fi
 missing=()
 for tool in umoci jq curl; do command -v $tool >/dev/null || missing+=("$tool"); done
+command -v pgrep >/dev/null || missing+=(procps)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "image-check.sh: installing ${missing[*]} (Debian)" >&2
   compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null || apt-get update -qq
