@@ -197,10 +197,66 @@ public final class OperatorCommand implements Callable<Integer> {
 
   @Option(
       names = "--max-concurrent-reconciles",
-      defaultValue = "4",
+      defaultValue = "1",
       paramLabel = "N",
-      description = "How many reconciles run at once (default: ${DEFAULT-VALUE}).")
+      description =
+          "How many reconciles of this replica run at once; replicas divide the configs between"
+              + " them (default: ${DEFAULT-VALUE}).")
   int reconcileThreads;
+
+  @Option(
+      names = "--replica-id",
+      paramLabel = "ID",
+      description =
+          "This replica's id among the operator's replicas, unique per replica (default: $POD_NAME,"
+              + " else versio-operator-<random>).")
+  String replicaId;
+
+  @Option(
+      names = "--shards",
+      defaultValue = "256",
+      paramLabel = "N",
+      description =
+          "How many shards configs and servers are divided into; every replica must use the same"
+              + " (default: ${DEFAULT-VALUE}).")
+  int shards;
+
+  @Option(
+      names = "--lease-duration",
+      defaultValue = "15s",
+      paramLabel = "DURATION",
+      converter = Durations.Converter.class,
+      description =
+          "How long a replica that stopped renewing keeps its shards before the others take them"
+              + " over (whole seconds; default: 15s).")
+  Duration leaseDuration;
+
+  @Option(
+      names = "--renew-interval",
+      defaultValue = "5s",
+      paramLabel = "DURATION",
+      converter = Durations.Converter.class,
+      description = "How often a replica renews its member Lease (default: 5s).")
+  Duration renewInterval;
+
+  @Option(
+      names = "--renew-deadline",
+      defaultValue = "10s",
+      paramLabel = "DURATION",
+      converter = Durations.Converter.class,
+      description =
+          "How long after its last good renewal a replica keeps writing; at most --lease-duration"
+              + " minus --renew-interval (default: 10s).")
+  Duration renewDeadline;
+
+  @Option(
+      names = "--takeover-resync-rate",
+      defaultValue = "20",
+      paramLabel = "PER_SECOND",
+      description =
+          "How many objects per second a replica re-checks after gaining shards, behind live"
+              + " events (default: ${DEFAULT-VALUE}).")
+  double takeoverResyncRate;
 
   /** Reads environment variables; replaced in tests. */
   UnaryOperator<String> environment = System::getenv;
@@ -253,6 +309,7 @@ public final class OperatorCommand implements Callable<Integer> {
         .handoverGrace(handoverGrace)
         .webhookServerImage(webhookServerImage)
         .reconcileThreads(reconcileThreads)
+        .coordination(coordination())
         .build();
   }
 
@@ -312,6 +369,28 @@ public final class OperatorCommand implements Callable<Integer> {
         servicePort,
         admissionTlsSecret,
         webhookConfiguration);
+  }
+
+  private OperatorOptions.Coordination coordination() {
+    if (shards < 1) {
+      throw new IllegalArgumentException("--shards must be at least 1, e.g. 256");
+    }
+    requirePositive("--lease-duration", leaseDuration);
+    requirePositive("--renew-interval", renewInterval);
+    requirePositive("--renew-deadline", renewDeadline);
+    return new OperatorOptions.Coordination(
+        replicaId(), shards, leaseDuration, renewInterval, renewDeadline, takeoverResyncRate);
+  }
+
+  /** {@code --replica-id}, else {@code $POD_NAME}, else a random one. */
+  String replicaId() {
+    if (replicaId != null) {
+      return replicaId;
+    }
+    var pod = environment.apply("POD_NAME");
+    return pod != null && !pod.isBlank()
+        ? pod.trim()
+        : OperatorOptions.Coordination.randomReplicaId();
   }
 
   /** {@code --namespace}, else {@code $POD_NAMESPACE}, else the service account's, else default. */

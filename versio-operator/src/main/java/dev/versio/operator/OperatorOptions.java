@@ -23,6 +23,7 @@ import java.util.Objects;
  *     before it goes ahead unverified
  * @param webhookServerImage the image of webhook-server replicas whose server names none (the
  *     operator's own image: one image runs both commands)
+ * @param coordination how this replica shares the work with the others (shard Leases)
  */
 public record OperatorOptions(
     String namespace,
@@ -37,7 +38,8 @@ public record OperatorOptions(
     Duration deletionRequeue,
     int reconcileThreads,
     Duration handoverGrace,
-    String webhookServerImage) {
+    String webhookServerImage,
+    Coordination coordination) {
 
   public static final double DEFAULT_FANOUT_QPS = 50.0;
 
@@ -51,6 +53,7 @@ public record OperatorOptions(
     Objects.requireNonNull(gateRequeue, "gateRequeue");
     Objects.requireNonNull(deletionRequeue, "deletionRequeue");
     Objects.requireNonNull(handoverGrace, "handoverGrace");
+    Objects.requireNonNull(coordination, "coordination");
     if (webhookServerImage == null || webhookServerImage.isBlank()) {
       throw new IllegalArgumentException(
           "--webhook-server-image must name an image, e.g. ghcr.io/example/versio:1.0");
@@ -106,6 +109,7 @@ public record OperatorOptions(
     b.handoverGrace = handoverGrace;
     b.reconcileThreads = reconcileThreads;
     b.webhookServerImage = webhookServerImage;
+    b.coordination = coordination;
     return b;
   }
 
@@ -122,8 +126,9 @@ public record OperatorOptions(
     private Duration gateRequeue = Duration.ofSeconds(15);
     private Duration deletionRequeue = Duration.ofSeconds(30);
     private Duration handoverGrace = Duration.ofSeconds(30);
-    private int reconcileThreads = 4;
+    private int reconcileThreads = 1;
     private String webhookServerImage = DEFAULT_WEBHOOK_SERVER_IMAGE;
+    private Coordination coordination = Coordination.defaults(Coordination.randomReplicaId());
 
     public Builder(String namespace) {
       this.namespace = namespace;
@@ -199,12 +204,114 @@ public record OperatorOptions(
           deletionRequeue,
           reconcileThreads,
           handoverGrace,
-          webhookServerImage);
+          webhookServerImage,
+          coordination);
     }
 
     public Builder webhookServerImage(String value) {
       webhookServerImage = value;
       return this;
+    }
+
+    public Builder coordination(Coordination value) {
+      coordination = value;
+      return this;
+    }
+  }
+
+  /**
+   * How replicas share the work: each config and server belongs to one of {@code shards} shards,
+   * each shard to one live replica, through Leases in the operator's namespace (docs/ha.md).
+   *
+   * @param replicaId this replica's id, unique among the replicas (the pod name)
+   * @param shards the number of shards, equal on every replica
+   * @param leaseDuration how long a silent replica keeps its shards before the others take them
+   * @param renewInterval how often a replica renews its member Lease
+   * @param renewDeadline how long after the start of its last good renewal a replica keeps writing
+   * @param takeoverResyncRate objects per second a replica resyncs after gaining shards
+   */
+  public record Coordination(
+      String replicaId,
+      int shards,
+      Duration leaseDuration,
+      Duration renewInterval,
+      Duration renewDeadline,
+      double takeoverResyncRate) {
+    public static final int DEFAULT_SHARDS =
+        dev.versio.coordination.core.CoordinationSettings.DEFAULT_SHARDS;
+    public static final double DEFAULT_TAKEOVER_RESYNC_RATE = 20;
+
+    public Coordination {
+      Objects.requireNonNull(replicaId, "replicaId");
+      Objects.requireNonNull(leaseDuration, "leaseDuration");
+      Objects.requireNonNull(renewInterval, "renewInterval");
+      Objects.requireNonNull(renewDeadline, "renewDeadline");
+      if (!(takeoverResyncRate > 0) || Double.isInfinite(takeoverResyncRate)) {
+        throw new IllegalArgumentException(
+            "--takeover-resync-rate must be a positive number of objects per second, e.g. 20");
+      }
+      try {
+        dev.versio.coordination.kubernetes.LeaseNames.requireValidReplicaId(replicaId);
+        settings(shards, leaseDuration, renewInterval, renewDeadline, "unknown");
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "--replica-id/--shards/--lease-duration/--renew-interval/--renew-deadline: "
+                + e.getMessage(),
+            e);
+      }
+    }
+
+    /** The defaults: 256 shards, 15 s lease, 5 s renew interval, 10 s deadline, 20/s resync. */
+    public static Coordination defaults(String replicaId) {
+      return new Coordination(
+          replicaId,
+          DEFAULT_SHARDS,
+          dev.versio.coordination.core.CoordinationSettings.DEFAULT_LEASE_DURATION,
+          dev.versio.coordination.core.CoordinationSettings.DEFAULT_RENEW_INTERVAL,
+          dev.versio.coordination.core.CoordinationSettings.DEFAULT_RENEW_DEADLINE,
+          DEFAULT_TAKEOVER_RESYNC_RATE);
+    }
+
+    /** A replica id for a process that was given none: {@code versio-operator-<8 hex>}. */
+    public static String randomReplicaId() {
+      return "versio-operator-"
+          + java.util.HexFormat.of()
+              .toHexDigits(java.util.concurrent.ThreadLocalRandom.current().nextInt());
+    }
+
+    /** The group's Lease settings (group {@code versio-operator}). */
+    public dev.versio.coordination.core.CoordinationSettings settings(String buildVersion) {
+      return settings(shards, leaseDuration, renewInterval, renewDeadline, buildVersion);
+    }
+
+    private static dev.versio.coordination.core.CoordinationSettings settings(
+        int shards,
+        Duration leaseDuration,
+        Duration renewInterval,
+        Duration renewDeadline,
+        String buildVersion) {
+      return new dev.versio.coordination.core.CoordinationSettings(
+          GROUP,
+          shards,
+          leaseDuration,
+          renewInterval,
+          renewDeadline,
+          dev.versio.coordination.core.CoordinationSettings.DEFAULT_RETRY_INTERVAL,
+          buildVersion);
+    }
+
+    /** The Lease group of the operator: its Leases are {@code versio-operator-member-<id>}, ... */
+    public static final String GROUP = "versio-operator";
+
+    /**
+     * How long one write request may take: below the margin between the renew deadline and the
+     * lease duration, so that a write still in flight at the deadline lands before anyone else may
+     * take the shard over.
+     */
+    public Duration writeTimeout() {
+      var margin = leaseDuration.minus(renewDeadline);
+      var timeout = margin.minusSeconds(1);
+      return timeout.compareTo(Duration.ofMillis(500)) < 0 ? margin.dividedBy(2) : timeout;
     }
   }
 

@@ -1,6 +1,9 @@
 package dev.versio.operator;
 
 import dev.versio.api.server.ConversionWebhookServer;
+import dev.versio.coordination.kubernetes.CoordinationMetrics;
+import dev.versio.coordination.kubernetes.LeaseCoordinator;
+import dev.versio.coordination.kubernetes.MonotonicClock;
 import dev.versio.operator.admission.AdmissionServer;
 import dev.versio.operator.cluster.ClusterCache;
 import dev.versio.operator.config.CRDConfigReconciler;
@@ -11,6 +14,10 @@ import dev.versio.operator.config.XRDConfigReconciler;
 import dev.versio.operator.fanout.ConfigTriggers;
 import dev.versio.operator.gate.HandoverGate;
 import dev.versio.operator.gate.ServedHandoverGate;
+import dev.versio.operator.ha.LiveEventWaits;
+import dev.versio.operator.ha.OwnedReconciler;
+import dev.versio.operator.ha.ShardWriteGate;
+import dev.versio.operator.ha.TakeoverLane;
 import dev.versio.operator.metrics.OperatorMetrics;
 import dev.versio.operator.ops.OpsServer;
 import dev.versio.operator.served.ServedTargetsAggregator;
@@ -18,11 +25,12 @@ import dev.versio.operator.served.ServedTargetsWatch;
 import dev.versio.operator.server.ServerReconciler;
 import dev.versio.operator.server.children.ChildApis;
 import dev.versio.operator.write.ClusterWriter;
-import dev.versio.operator.write.WriteGate;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetricsV2;
+import io.javaoperatorsdk.operator.processing.event.source.filter.GenericFilter;
+import io.javaoperatorsdk.operator.processing.event.source.filter.OnAddFilter;
 import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
 import java.time.Clock;
@@ -59,6 +67,9 @@ public final class VersioOperator implements AutoCloseable {
   private volatile boolean ready;
   private Operator operator;
   private AdmissionServer admission;
+  private LeaseCoordinator coordinator;
+  private TakeoverLane takeover;
+  private KubernetesClient writeClient;
 
   private VersioOperator(KubernetesClient client, OperatorOptions options) {
     this.cache = new ClusterCache(client, options.xrdSupport());
@@ -102,9 +113,37 @@ public final class VersioOperator implements AutoCloseable {
         options.host(),
         ops.port(),
         options.namespace());
-    var writer = new ClusterWriter(client, WriteGate.single(), clock, metrics);
+    // shard ownership: the lease loop on its own thread and client; writes through their own
+    // client, whose request timeout stays below the lease margin (docs/ha.md)
+    var coordination = options.coordination();
+    var monotonic = new MonotonicClock();
+    var coordinationMetrics = new CoordinationMetrics(metrics.registry());
+    coordinator =
+        new LeaseCoordinator(
+            client.getConfiguration(),
+            options.namespace(),
+            coordination.replicaId(),
+            coordination.settings(buildVersion()),
+            clock,
+            monotonic,
+            coordinationMetrics);
+    requireLeaseNamespace(client, options.namespace(), coordination.replicaId());
+    var gate = new ShardWriteGate(coordinator, coordination.replicaId());
+    writeClient = writeClient(client, coordination.writeTimeout());
+    var writer = new ClusterWriter(writeClient, gate, clock, metrics);
+    var waits = new LiveEventWaits(monotonic, coordinationMetrics::queueWait);
+    takeover =
+        new TakeoverLane(
+            coordinator,
+            waits,
+            monotonic,
+            coordination.takeoverResyncRate(),
+            coordinationMetrics::queueWait);
+    coordinationMetrics.resyncBacklog(takeover::backlog);
+    coordinator.addListener(takeover);
     var serverTriggers =
         new ConfigTriggers<ConversionWebhookServer>("server-watches", scheduler, 0);
+    serverTriggers.lookUpIn(cache::server);
     // what each server's live replicas report serving; the handover gate holds moves on it
     var servedAggregator = new ServedTargetsAggregator(clock);
     var viewChanged = new CopyOnWriteArrayList<Consumer<Collection<String>>>();
@@ -127,25 +166,43 @@ public final class VersioOperator implements AutoCloseable {
       var triggers =
           new ConfigTriggers<dev.versio.api.config.CRDConversionConfig>(
               "crd-config-watches", scheduler, options.fanoutQps());
+      triggers.lookUpIn(cache::crdConfig);
       new ConfigWatches<>(ConfigKind.CRD, cache, triggers, metrics, options.namespace()).register();
       viewChanged.add(servedGate.onViewChanged(ConfigKind.CRD.kind(), triggers::now));
+      var reconciler =
+          new CRDConfigReconciler(cache, writer, metrics, triggers, handover, options, clock);
       register(
-          new CRDConfigReconciler(cache, writer, metrics, triggers, handover, options, clock),
+          new OwnedReconciler.CrdConfigs(reconciler, ConfigReconciler.FINALIZER, writer, waits),
           "crdconversionconfig",
-          ConfigReconciler.FINALIZER,
-          options);
+          options,
+          writer,
+          waits);
+      takeover.add(
+          ConfigKind.CRD.kind(),
+          new TakeoverLane.Source(
+              () -> cache.crdConfigs().stream().map(c -> c.getMetadata().getName()).toList(),
+              name -> triggers.now(List.of(name))));
     }
     if (options.xrdSupport()) {
       var triggers =
           new ConfigTriggers<dev.versio.api.config.XRDConversionConfig>(
               "xrd-config-watches", scheduler, options.fanoutQps());
+      triggers.lookUpIn(cache::xrdConfig);
       new ConfigWatches<>(ConfigKind.XRD, cache, triggers, metrics, options.namespace()).register();
       viewChanged.add(servedGate.onViewChanged(ConfigKind.XRD.kind(), triggers::now));
+      var reconciler =
+          new XRDConfigReconciler(cache, writer, metrics, triggers, handover, options, clock);
       register(
-          new XRDConfigReconciler(cache, writer, metrics, triggers, handover, options, clock),
+          new OwnedReconciler.XrdConfigs(reconciler, ConfigReconciler.FINALIZER, writer, waits),
           "xrdconversionconfig",
-          ConfigReconciler.FINALIZER,
-          options);
+          options,
+          writer,
+          waits);
+      takeover.add(
+          ConfigKind.XRD.kind(),
+          new TakeoverLane.Source(
+              () -> cache.xrdConfigs().stream().map(c -> c.getMetadata().getName()).toList(),
+              name -> triggers.now(List.of(name))));
       cache.onXrdApiAvailable(() -> metrics.xrdApiAvailable(true));
     }
     // assignedConfigs (names and phases) follow every config change of either kind
@@ -199,10 +256,27 @@ public final class VersioOperator implements AutoCloseable {
                     serverTriggers.now(List.of(o.getName()));
                   });
         });
-    register(servers, "conversionwebhookserver", ServerReconciler.FINALIZER, options);
+    register(
+        new OwnedReconciler.Servers(servers, ServerReconciler.FINALIZER, writer, waits),
+        "conversionwebhookserver",
+        options,
+        writer,
+        waits);
+    takeover.add(
+        "ConversionWebhookServer",
+        new TakeoverLane.Source(this::serverNames, name -> serverTriggers.now(List.of(name))));
     cache.start(CACHE_SYNC_TIMEOUT);
     metrics.xrdApiAvailable(cache.xrdApiAvailable());
     operator.start();
+    // shards are taken once the caches are full: gaining them resyncs what is in the caches
+    takeover.start();
+    coordinator.start();
+    LOG.info(
+        "replica {} joins lease group {} in namespace {} ({} shards)",
+        coordination.replicaId(),
+        OperatorOptions.Coordination.GROUP,
+        options.namespace(),
+        coordination.shards());
     if (options.admission() != null) {
       admission = AdmissionServer.start(client, options, clock);
       closeables.add(admission);
@@ -238,21 +312,105 @@ public final class VersioOperator implements AutoCloseable {
     return cache.servers().stream().map(s -> s.getMetadata().getName()).toList();
   }
 
+  /**
+   * Registers {@code reconciler} behind the ownership gate: events of objects whose shard another
+   * replica owns are dropped before they queue; the others are timed from arrival to reconcile; the
+   * finalizer is written by {@link OwnedReconciler} (JOSDK's all-events mode), so that it goes
+   * through the same gate as every other write.
+   */
   private <P extends HasMetadata> void register(
-      io.javaoperatorsdk.operator.api.reconciler.Reconciler<P> reconciler,
+      OwnedReconciler<P> reconciler,
       String name,
-      String finalizer,
-      OperatorOptions options) {
-    OnUpdateFilter<P> meaningful = VersioOperator::meaningfulChange;
+      OperatorOptions options,
+      ClusterWriter writer,
+      LiveEventWaits waits) {
+    GenericFilter<P> owned = writer::mayWrite;
+    OnAddFilter<P> added =
+        resource -> {
+          waits.arrived(resource.getKind(), resource.getMetadata().getName());
+          return true;
+        };
+    OnUpdateFilter<P> meaningful =
+        (now, before) -> {
+          if (!meaningfulChange(before, now)) {
+            return false;
+          }
+          waits.arrived(now.getKind(), now.getMetadata().getName());
+          return true;
+        };
     operator.register(
         reconciler,
         o ->
             o.withName(name)
-                .withFinalizer(finalizer)
+                .withTriggerReconcilerOnAllEvents(true)
                 .withReconciliationMaxInterval(options.resyncInterval())
                 .withGenerationAware(false)
+                .withGenericFilter(owned)
+                .withOnAddFilter(added)
                 .withOnUpdateFilter(meaningful)
                 .withRetry(retry()));
+  }
+
+  /**
+   * Fails the start with what to do when the operator's namespace, where its member and shard
+   * Leases live, does not exist (a dry-run create of its member Lease: no read permission on
+   * namespaces needed, nothing stored).
+   */
+  private static void requireLeaseNamespace(
+      KubernetesClient client, String namespace, String replicaId) {
+    var probe =
+        new io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder()
+            .withNewMetadata()
+            .withName(OperatorOptions.Coordination.GROUP + "-member-" + replicaId)
+            .endMetadata()
+            .build();
+    try {
+      client.leases().inNamespace(namespace).resource(probe).dryRun().create();
+    } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+      if (e.getCode() == 404) {
+        throw new IllegalStateException(
+            "namespace "
+                + namespace
+                + " does not exist: the operator keeps its member and shard Leases there; create"
+                + " it (kubectl create namespace "
+                + namespace
+                + ") or pass --namespace",
+            e);
+      }
+      if (e.getCode() != 409) {
+        throw new IllegalStateException(
+            "cannot create Leases in namespace "
+                + namespace
+                + " ("
+                + e.getMessage()
+                + "): the operator needs get, list, watch, create, update and delete on"
+                + " coordination.k8s.io leases there (docs/install.md)",
+            e);
+      }
+    }
+  }
+
+  /** A client for writes only: same apiserver and credentials, a short request timeout. */
+  private static KubernetesClient writeClient(KubernetesClient client, Duration timeout) {
+    var config = new io.fabric8.kubernetes.client.ConfigBuilder(client.getConfiguration()).build();
+    config.setRequestTimeout((int) timeout.toMillis());
+    config.setRequestRetryBackoffLimit(0);
+    return new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(config).build();
+  }
+
+  private static String buildVersion() {
+    var version = VersioOperator.class.getPackage().getImplementationVersion();
+    return version == null ? "dev" : version;
+  }
+
+  /** This replica's coordinator: shards held, members (for status pages and tests). */
+  public LeaseCoordinator coordinator() {
+    return coordinator;
+  }
+
+  /** Objects the takeover resync handed to their controller since start. */
+  public long takeoverResyncs() {
+    return takeover == null ? 0 : takeover.resynced();
   }
 
   /**
@@ -307,6 +465,13 @@ public final class VersioOperator implements AutoCloseable {
   public void close() {
     ready = false;
     metrics.ready(false);
+    // planned stop: hand the shards over first (the others take over at once), then stop
+    if (coordinator != null) {
+      coordinator.close();
+    }
+    if (takeover != null) {
+      takeover.close();
+    }
     if (operator != null) {
       try {
         operator.stop();
@@ -323,6 +488,9 @@ public final class VersioOperator implements AutoCloseable {
     }
     scheduler.shutdownNow();
     cache.close();
+    if (writeClient != null) {
+      writeClient.close();
+    }
     ops.close();
   }
 }

@@ -74,7 +74,7 @@ class CaRotationIT {
     this.client = client;
     this.controlPlane = controlPlane;
     OperatorFixture.installVersioCrds(client);
-    operator = VersioOperator.start(client, OperatorFixture.options(), Clock.systemUTC());
+    operator = OperatorFixture.start(client, OperatorFixture.options(), Clock.systemUTC());
   }
 
   @AfterAll

@@ -44,7 +44,7 @@ class CertManagerCertificateIT {
     var name = scope.name("cm");
     var child = name + "-webhook-server";
     try (var operator =
-        VersioOperator.start(client, OperatorFixture.options(), Clock.systemUTC())) {
+        OperatorFixture.start(client, OperatorFixture.options(), Clock.systemUTC())) {
       var server = OperatorFixture.serviceModeServer(name, namespace);
       server.getSpec().certificate =
           new dev.versio.api.server.ConversionWebhookServerSpec.Certificate();

@@ -58,7 +58,7 @@ class ConfigLifecycleIT {
     webhook = OperatorFixture.startWebhookServer(controlPlane.adminClient(), SERVER, certDir);
     url = "https://127.0.0.1:" + webhook.conversionPort();
     client.resource(OperatorFixture.urlServer(SERVER, url, caBundle)).serverSideApply();
-    operator = VersioOperator.start(client, OperatorFixture.options(), Clock.systemUTC());
+    operator = OperatorFixture.start(client, OperatorFixture.options(), Clock.systemUTC());
   }
 
   @AfterAll

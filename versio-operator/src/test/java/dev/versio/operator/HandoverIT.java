@@ -124,7 +124,7 @@ class HandoverIT {
       client.resource(OperatorFixture.urlServer(a, urlA, caBundle)).serverSideApply();
       client.resource(OperatorFixture.urlServer(b, urlB, caBundle)).serverSideApply();
       try (var operator =
-          VersioOperator.start(client, OperatorFixture.options(), Clock.systemUTC())) {
+          OperatorFixture.start(client, OperatorFixture.options(), Clock.systemUTC())) {
         client.resource(OperatorFixture.renameConfig(config, target, a)).create();
         var first = awaitConfig(client, config, phase("Applied"));
         assertThat(first.getStatus().webhookURL).startsWith(urlA);
@@ -199,7 +199,7 @@ class HandoverIT {
       client.resource(OperatorFixture.urlServer(silent, urlSilent, caBundle)).serverSideApply();
       var options =
           OperatorFixture.options().toBuilder().handoverGrace(Duration.ofSeconds(3)).build();
-      try (var operator = VersioOperator.start(client, options, Clock.systemUTC())) {
+      try (var operator = OperatorFixture.start(client, options, Clock.systemUTC())) {
         client.resource(OperatorFixture.renameConfig(config, target, a)).create();
         awaitConfig(client, config, phase("Applied"));
 

@@ -70,7 +70,7 @@ class ManagedServerTlsIT {
     var child = name + "-webhook-server";
     var secretName = child + "-tls";
     var clock = new AdjustableClock();
-    try (var operator = VersioOperator.start(client, OperatorFixture.options(), clock)) {
+    try (var operator = OperatorFixture.start(client, OperatorFixture.options(), clock)) {
       var server = OperatorFixture.serviceModeServer(name, namespace);
       client.resource(server).create();
 

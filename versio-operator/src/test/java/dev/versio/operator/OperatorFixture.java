@@ -69,9 +69,32 @@ final class OperatorFixture {
     return Widgets.urlServer(name, url, caBundle);
   }
 
+  /** The operator's namespace in these tests, where its Leases live. */
+  static final String NAMESPACE = "versio-system";
+
+  /** Starts an operator after making sure its namespace exists (a cluster always has it). */
+  static VersioOperator start(
+      KubernetesClient client, OperatorOptions options, java.time.Clock clock) {
+    ensureNamespace(client, options.namespace());
+    return VersioOperator.start(client, options, clock);
+  }
+
+  /** Creates {@code namespace} unless it exists. */
+  static void ensureNamespace(KubernetesClient client, String namespace) {
+    client
+        .namespaces()
+        .resource(
+            new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                .withNewMetadata()
+                .withName(namespace)
+                .endMetadata()
+                .build())
+        .serverSideApply();
+  }
+
   /** Options for tests: ops on a free port, short gate requeues. */
   static OperatorOptions options() {
-    return OperatorOptions.defaults("versio-system")
+    return OperatorOptions.defaults(NAMESPACE)
         .withGateRequeue(Duration.ofSeconds(1))
         .withDeletionRequeue(Duration.ofSeconds(1));
   }

@@ -68,7 +68,7 @@ class OperatorStoriesIT {
         .resource(
             new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
         .serverSideApply();
-    operator = VersioOperator.start(client, OperatorFixture.options(), Clock.systemUTC());
+    operator = OperatorFixture.start(client, OperatorFixture.options(), Clock.systemUTC());
     // after the operator: it starts watching XRDs when their API appears
     CrossplaneStandIn.installXrdApi(client);
     caBundle = OperatorFixture.writeCertificate(certDir);

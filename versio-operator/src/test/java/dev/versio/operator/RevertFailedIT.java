@@ -53,13 +53,13 @@ class RevertFailedIT {
           .serverSideApply();
       // applied by an operator that may patch CRDs
       try (var operator =
-          VersioOperator.start(admin, OperatorFixture.options(), Clock.systemUTC())) {
+          OperatorFixture.start(admin, OperatorFixture.options(), Clock.systemUTC())) {
         admin.resource(config).create();
         awaitConfig(admin, "widgets", phase("Applied"));
       }
       try (var restricted = controlPlane.clientAs(USER);
           var operator =
-              VersioOperator.start(restricted, OperatorFixture.options(), Clock.systemUTC())) {
+              OperatorFixture.start(restricted, OperatorFixture.options(), Clock.systemUTC())) {
         // drift: v2 gains a field no rule covers
         admin
             .apiextensions()

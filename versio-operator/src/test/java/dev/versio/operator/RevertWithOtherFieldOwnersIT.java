@@ -79,7 +79,7 @@ class RevertWithOtherFieldOwnersIT {
             SERVER, "https://127.0.0.1:" + webhook.conversionPort(), caBundle);
     server.getSpec().isDefault = true; // the XRD story's config names no server
     client.resource(server).serverSideApply();
-    operator = VersioOperator.start(client, OperatorFixture.options(), Clock.systemUTC());
+    operator = OperatorFixture.start(client, OperatorFixture.options(), Clock.systemUTC());
   }
 
   @AfterAll

@@ -81,7 +81,8 @@ class ServedTargetsStatusIT {
     client
         .resource(OperatorFixture.urlServer(server, "https://127.0.0.1:1", caBundle))
         .serverSideApply();
-    try (var operator = VersioOperator.start(client, OperatorFixture.options(), Clock.systemUTC());
+    try (var operator =
+            OperatorFixture.start(client, OperatorFixture.options(), Clock.systemUTC());
         var first =
             new ServedTargetsPublisher(
                 client,

@@ -54,7 +54,7 @@ class ServerLifecycleIT {
     caBundle = OperatorFixture.writeCertificate(certDir);
     webhook = OperatorFixture.startWebhookServer(controlPlane.adminClient(), "up", certDir);
     url = "https://127.0.0.1:" + webhook.conversionPort();
-    operator = VersioOperator.start(client, OperatorFixture.options(), Clock.systemUTC());
+    operator = OperatorFixture.start(client, OperatorFixture.options(), Clock.systemUTC());
   }
 
   @AfterAll

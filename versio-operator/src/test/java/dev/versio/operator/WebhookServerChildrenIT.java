@@ -65,7 +65,7 @@ class WebhookServerChildrenIT {
     var name = scope.name("svc");
     var child = name + "-webhook-server";
     try (var operator =
-        VersioOperator.start(client, OperatorFixture.options(), Clock.systemUTC())) {
+        OperatorFixture.start(client, OperatorFixture.options(), Clock.systemUTC())) {
       client.resource(OperatorFixture.serviceModeServer(name, namespace)).create();
       var uid =
           client

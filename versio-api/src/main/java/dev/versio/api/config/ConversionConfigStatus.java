@@ -26,6 +26,12 @@ public class ConversionConfigStatus {
   public String lastAppliedPlanHash;
   public String message;
 
+  /**
+   * Who wrote this status: the operator replica and the ownership epoch of this object's shard,
+   * {@code <replica>/<epoch>} (see docs/ha.md). Not part of what the operator compares.
+   */
+  public String writtenBy;
+
   /** The analysis of one spoke. */
   @JsonIgnoreProperties(ignoreUnknown = true)
   @JsonInclude(JsonInclude.Include.NON_NULL)

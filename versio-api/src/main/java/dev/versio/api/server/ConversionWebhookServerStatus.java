@@ -17,6 +17,12 @@ public class ConversionWebhookServerStatus {
   public String endpoint;
   public List<AssignedConfig> assignedConfigs = new ArrayList<>();
 
+  /**
+   * Who wrote this status: the operator replica and the ownership epoch of this object's shard,
+   * {@code <replica>/<epoch>} (see docs/ha.md). Not part of what the operator compares.
+   */
+  public String writtenBy;
+
   /** Targets every live replica reports it can serve (the intersection). */
   public List<String> servedTargets = new ArrayList<>();
 

@@ -58,8 +58,20 @@ public final class OperatorProcess {
     var config = Config.fromKubeconfig(Files.readString(Path.of(args[0])));
     var client = new KubernetesClientBuilder().withConfig(config).build();
     long started = System.nanoTime();
+    client
+        .namespaces()
+        .resource(
+            new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                .withNewMetadata()
+                .withName("versio-system")
+                .endMetadata()
+                .build())
+        .serverSideApply();
     var operator =
-        VersioOperator.start(client, OperatorOptions.defaults("versio-system"), Clock.systemUTC());
+        VersioOperator.start(
+            client,
+            OperatorOptions.defaults("versio-system").toBuilder().reconcileThreads(4).build(),
+            Clock.systemUTC());
     var ready = new LinkedHashMap<String, Object>();
     ready.put("ready", true);
     ready.put("startMillis", (System.nanoTime() - started) / 1_000_000);

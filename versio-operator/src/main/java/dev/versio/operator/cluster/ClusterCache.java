@@ -265,6 +265,14 @@ public final class ClusterCache implements AutoCloseable {
     return servers.getStore().list();
   }
 
+  public Optional<CRDConversionConfig> crdConfig(String name) {
+    return Optional.ofNullable(crdConfigs.getStore().getByKey(name));
+  }
+
+  public Optional<XRDConversionConfig> xrdConfig(String name) {
+    return Optional.ofNullable(xrdConfigs.getStore().getByKey(name));
+  }
+
   public List<CRDConversionConfig> crdConfigs() {
     return crdConfigs.getStore().list();
   }

@@ -230,10 +230,19 @@ public abstract class ConfigReconciler<
   }
 
   private void writeStatus(C config, ConversionConfigStatus previous, ConversionConfigStatus next) {
-    if (previous != null && EngineJson.sameValue(tree(previous), tree(next))) {
+    if (previous != null && EngineJson.sameValue(unstamped(previous), unstamped(next))) {
       return;
     }
     writer.replaceStatus(config, next);
+  }
+
+  /** The status as a tree without {@code writtenBy}: who wrote it last is not a difference. */
+  private static JsonNode unstamped(Object status) {
+    var tree = tree(status);
+    if (tree instanceof com.fasterxml.jackson.databind.node.ObjectNode object) {
+      object.remove(ClusterWriter.STATUS_WRITTEN_BY);
+    }
+    return tree;
   }
 
   private static JsonNode tree(Object value) {

@@ -44,10 +44,30 @@ public final class ConfigTriggers<P extends HasMetadata>
     this.sink = sink;
   }
 
+  private volatile java.util.function.Function<String, java.util.Optional<? extends HasMetadata>>
+      lookup = name -> java.util.Optional.empty();
+
+  /**
+   * Where the triggered objects are found: a trigger of an object found there is a resource event,
+   * which JOSDK takes even for an object it has no state of yet — one whose own events were
+   * filtered because another replica owned it until now.
+   */
+  public void lookUpIn(
+      java.util.function.Function<String, java.util.Optional<? extends HasMetadata>> lookup) {
+    this.lookup = lookup;
+  }
+
   private void handle(String name) {
     EventHandler handler = getEventHandler();
     if (handler != null && isRunning()) {
-      handler.handleEvent(new Event(new ResourceID(name)));
+      var found = lookup.apply(name);
+      handler.handleEvent(
+          found.isPresent()
+              ? new io.javaoperatorsdk.operator.processing.event.source.controller.ResourceEvent(
+                  io.javaoperatorsdk.operator.processing.event.source.ResourceAction.UPDATED,
+                  new ResourceID(name),
+                  found.get())
+              : new Event(new ResourceID(name)));
     }
   }
 

@@ -34,7 +34,8 @@ import java.util.function.Supplier;
  */
 public final class OperatorMetrics {
   /** The {@code kind} label values of {@code versio_operator_writes_total}. */
-  public static final List<String> WRITE_KINDS = List.of("status", "apply", "event", "child");
+  public static final List<String> WRITE_KINDS =
+      List.of("status", "apply", "event", "child", "finalizer");
 
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

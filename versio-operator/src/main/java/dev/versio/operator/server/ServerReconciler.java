@@ -241,7 +241,7 @@ public final class ServerReconciler
       ConversionWebhookServer server,
       ConversionWebhookServerStatus previous,
       ConversionWebhookServerStatus next) {
-    if (previous != null && EngineJson.sameValue(tree(previous), tree(next))) {
+    if (previous != null && EngineJson.sameValue(unstamped(previous), unstamped(next))) {
       return;
     }
     writer.replaceStatus(server, next);
@@ -552,6 +552,15 @@ public final class ServerReconciler
   private static long generation(ConversionWebhookServer server) {
     var g = server.getMetadata().getGeneration();
     return g == null ? 0 : g;
+  }
+
+  /** The status as a tree without {@code writtenBy}: who wrote it last is not a difference. */
+  private static com.fasterxml.jackson.databind.JsonNode unstamped(Object status) {
+    var tree = tree(status);
+    if (tree instanceof com.fasterxml.jackson.databind.node.ObjectNode object) {
+      object.remove(ClusterWriter.STATUS_WRITTEN_BY);
+    }
+    return tree;
   }
 
   private static com.fasterxml.jackson.databind.JsonNode tree(Object value) {

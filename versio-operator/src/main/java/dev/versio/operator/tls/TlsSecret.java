@@ -33,6 +33,7 @@ public final class TlsSecret {
 
   private static final Logger LOG = LoggerFactory.getLogger(TlsSecret.class);
   private static final int ATTEMPTS = 5;
+  private static final String WRITTEN_BY = "versio.dev/written-by";
 
   private final KubernetesClient client;
   private final String namespace;
@@ -41,10 +42,11 @@ public final class TlsSecret {
   private final Duration validity;
   private final Duration renewBefore;
   private final OwnerReference owner;
+  private final String stamp;
 
   /** Material valid for a year, renewed 30 days before it expires, owned by nothing. */
   public TlsSecret(KubernetesClient client, String namespace, String name, Clock clock) {
-    this(client, namespace, name, clock, SelfSignedCa.DEFAULT_VALIDITY, RENEW_BEFORE, null);
+    this(client, namespace, name, clock, SelfSignedCa.DEFAULT_VALIDITY, RENEW_BEFORE, null, null);
   }
 
   private TlsSecret(
@@ -54,7 +56,8 @@ public final class TlsSecret {
       Clock clock,
       Duration validity,
       Duration renewBefore,
-      OwnerReference owner) {
+      OwnerReference owner,
+      String stamp) {
     this.client = Objects.requireNonNull(client, "client");
     this.namespace = Objects.requireNonNull(namespace, "namespace");
     this.name = Objects.requireNonNull(name, "name");
@@ -70,18 +73,27 @@ public final class TlsSecret {
               + ")");
     }
     this.owner = owner;
+    this.stamp = stamp;
   }
 
   /**
    * The same Secret with material valid for {@code validity}, renewed {@code renewBefore} it ends.
    */
   public TlsSecret withLifetime(Duration validity, Duration renewBefore) {
-    return new TlsSecret(client, namespace, name, clock, validity, renewBefore, owner);
+    return new TlsSecret(client, namespace, name, clock, validity, renewBefore, owner, stamp);
+  }
+
+  /**
+   * The same Secret, whose writes record {@code stamp} (who wrote it, see {@link
+   * dev.versio.operator.write.WriteStamp}) in the annotation {@code versio.dev/written-by}.
+   */
+  public TlsSecret stampedBy(String stamp) {
+    return new TlsSecret(client, namespace, name, clock, validity, renewBefore, owner, stamp);
   }
 
   /** The same Secret, created with {@code owner} as its controlling owner. */
   public TlsSecret ownedBy(OwnerReference owner) {
-    return new TlsSecret(client, namespace, name, clock, validity, renewBefore, owner);
+    return new TlsSecret(client, namespace, name, clock, validity, renewBefore, owner, stamp);
   }
 
   /**
@@ -126,6 +138,15 @@ public final class TlsSecret {
       var data = new HashMap<>(secret.getData() == null ? Map.of() : secret.getData());
       data.putAll(fresh.secretData());
       secret.setData(data);
+      if (stamp != null) {
+        var annotations =
+            new HashMap<String, String>(
+                secret.getMetadata().getAnnotations() == null
+                    ? Map.of()
+                    : secret.getMetadata().getAnnotations());
+        annotations.put(WRITTEN_BY, stamp);
+        secret.getMetadata().setAnnotations(annotations);
+      }
       try {
         secrets().resource(secret).update(); // at the read resourceVersion: 409 if it moved on
         LOG.info("replaced the TLS material in Secret {}/{}: {}", namespace, name, problem);
@@ -149,6 +170,7 @@ public final class TlsSecret {
         .withNamespace(namespace)
         .addToLabels("app.kubernetes.io/managed-by", "versio-operator")
         .withOwnerReferences(owner == null ? List.of() : List.of(owner))
+        .withAnnotations(stamp == null ? Map.of() : Map.of(WRITTEN_BY, stamp))
         .endMetadata()
         .withType("kubernetes.io/tls")
         .withData(material.secretData())

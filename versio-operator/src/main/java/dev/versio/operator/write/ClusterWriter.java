@@ -22,19 +22,26 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Every write the operator makes goes through here, and every one first asks the {@link WriteGate}
- * whether this replica may write now. Nothing in here decides what to write. Every request sent is
- * counted in {@code versio_operator_writes_total{kind=status|apply|event, result}}.
+ * Every write the operator makes goes through here, and every one runs inside {@link
+ * WriteGate#writeAsOwner}: only while this replica owns the object's shard, with the shard kept
+ * from being handed over until the request is answered, and stamped with the replica and ownership
+ * epoch ({@link WriteStamp}). Nothing in here decides what to write. Every request sent is counted
+ * in {@code versio_operator_writes_total{kind=status|apply|child|finalizer|event, result}}.
  */
 public final class ClusterWriter {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterWriter.class);
   private static final String EVENT_NAMESPACE = "default";
+
+  /** The status field that records who wrote a status ({@link WriteStamp}). */
+  public static final String STATUS_WRITTEN_BY = "writtenBy";
 
   private final KubernetesClient client;
   private final WriteGate gate;
   private final Clock clock;
   private final OperatorMetrics metrics;
   private final KubernetesSerialization serialization = new KubernetesSerialization();
+  private final com.fasterxml.jackson.databind.ObjectMapper json =
+      new com.fasterxml.jackson.databind.ObjectMapper();
 
   public ClusterWriter(
       KubernetesClient client, WriteGate gate, Clock clock, OperatorMetrics metrics) {
@@ -60,10 +67,29 @@ public final class ClusterWriter {
     return gate.mayWrite(object);
   }
 
-  private void check(HasMetadata owner) {
-    if (!gate.mayWrite(owner)) {
-      throw new NotPermitted(owner);
-    }
+  /** What a write returned, so that a write without a result is told apart from "not permitted". */
+  private record Done<T>(T value) {}
+
+  /** Runs {@code write} as the owner of {@code owner}; throws {@link NotPermitted} otherwise. */
+  private <T> T asOwner(HasMetadata owner, java.util.function.Function<WriteStamp, T> write) {
+    return gate.writeAsOwner(owner, stamp -> new Done<>(write.apply(stamp)))
+        .orElseThrow(() -> new NotPermitted(owner))
+        .value();
+  }
+
+  private static void stamp(ObjectNode body, WriteStamp stamp) {
+    var metadata = body.with("metadata");
+    metadata.with("annotations").put(WriteStamp.ANNOTATION, stamp.text());
+  }
+
+  private static void stamp(HasMetadata object, WriteStamp stamp) {
+    var meta = object.getMetadata();
+    var annotations =
+        meta.getAnnotations() == null
+            ? new java.util.LinkedHashMap<String, String>()
+            : new java.util.LinkedHashMap<>(meta.getAnnotations());
+    annotations.put(WriteStamp.ANNOTATION, stamp.text());
+    meta.setAnnotations(annotations);
   }
 
   /**
@@ -72,22 +98,28 @@ public final class ClusterWriter {
    */
   public GenericKubernetesResource apply(
       HasMetadata owner, ResourceDefinitionContext type, ObjectNode body) {
-    check(owner);
-    var resource = serialization.unmarshal(body.toString(), GenericKubernetesResource.class);
-    boolean ok = false;
-    try {
-      var stored =
-          client
-              .genericKubernetesResources(type)
-              .resource(resource)
-              .fieldManager(ConversionPatch.FIELD_MANAGER)
-              .forceConflicts()
-              .serverSideApply();
-      ok = true;
-      return stored;
-    } finally {
-      metrics.write("apply", ok);
-    }
+    return asOwner(
+        owner,
+        stamp -> {
+          var stamped = body.deepCopy();
+          stamp(stamped, stamp);
+          var resource =
+              serialization.unmarshal(stamped.toString(), GenericKubernetesResource.class);
+          boolean ok = false;
+          try {
+            var stored =
+                client
+                    .genericKubernetesResources(type)
+                    .resource(resource)
+                    .fieldManager(ConversionPatch.FIELD_MANAGER)
+                    .forceConflicts()
+                    .serverSideApply();
+            ok = true;
+            return stored;
+          } finally {
+            metrics.write("apply", ok);
+          }
+        });
   }
 
   /**
@@ -98,18 +130,31 @@ public final class ClusterWriter {
    */
   public GenericKubernetesResource jsonPatch(
       HasMetadata owner, ResourceDefinitionContext type, String name, ArrayNode patch) {
-    check(owner);
-    var context = PatchContext.of(PatchType.JSON);
-    context.setFieldManager(ConversionPatch.FIELD_MANAGER);
-    boolean ok = false;
-    try {
-      var stored =
-          client.genericKubernetesResources(type).withName(name).patch(context, patch.toString());
-      ok = true;
-      return stored;
-    } finally {
-      metrics.write("apply", ok);
-    }
+    return asOwner(
+        owner,
+        stamp -> {
+          // the patch only runs on a target whose annotations name the config, so they exist
+          var stamped = patch.deepCopy();
+          stamped
+              .addObject()
+              .put("op", "add")
+              .put("path", "/metadata/annotations/" + WriteStamp.ANNOTATION.replace("/", "~1"))
+              .put("value", stamp.text());
+          var context = PatchContext.of(PatchType.JSON);
+          context.setFieldManager(ConversionPatch.FIELD_MANAGER);
+          boolean ok = false;
+          try {
+            var stored =
+                client
+                    .genericKubernetesResources(type)
+                    .withName(name)
+                    .patch(context, stamped.toString());
+            ok = true;
+            return stored;
+          } finally {
+            metrics.write("apply", ok);
+          }
+        });
   }
 
   /**
@@ -125,18 +170,23 @@ public final class ClusterWriter {
    * force): the fields the operator sets are its own, any edit of them is taken back.
    */
   public void applyChild(HasMetadata owner, HasMetadata child) {
-    check(owner);
-    boolean ok = false;
-    try {
-      client
-          .resource(child)
-          .fieldManager(ConversionPatch.FIELD_MANAGER)
-          .forceConflicts()
-          .serverSideApply();
-      ok = true;
-    } finally {
-      metrics.write("child", ok);
-    }
+    asOwner(
+        owner,
+        stamp -> {
+          stamp(child, stamp);
+          boolean ok = false;
+          try {
+            client
+                .resource(child)
+                .fieldManager(ConversionPatch.FIELD_MANAGER)
+                .forceConflicts()
+                .serverSideApply();
+            ok = true;
+            return child;
+          } finally {
+            metrics.write("child", ok);
+          }
+        });
   }
 
   /**
@@ -148,53 +198,126 @@ public final class ClusterWriter {
       dev.versio.operator.tls.TlsSecret secret,
       String commonName,
       java.util.List<String> hosts) {
-    check(owner);
-    secret.ensure(commonName, hosts);
+    asOwner(owner, stamp -> secret.stampedBy(stamp.text()).ensure(commonName, hosts));
   }
 
-  /** Deletes a child of {@code owner} that its spec no longer asks for (absent is fine). */
+  /**
+   * Deletes a child of {@code owner} that its spec no longer asks for (absent is fine). Gated like
+   * every write; a delete carries no body, so it carries no stamp either.
+   */
   public void deleteChild(
       HasMetadata owner, String apiVersion, String kind, String namespace, String name) {
-    check(owner);
-    boolean ok = false;
-    try {
-      client
-          .genericKubernetesResources(apiVersion, kind)
-          .inNamespace(namespace)
-          .withName(name)
-          .delete();
-      ok = true;
-    } finally {
-      metrics.write("child", ok);
+    asOwner(
+        owner,
+        stamp -> {
+          boolean ok = false;
+          try {
+            client
+                .genericKubernetesResources(apiVersion, kind)
+                .inNamespace(namespace)
+                .withName(name)
+                .delete();
+            ok = true;
+            return name;
+          } finally {
+            metrics.write("child", ok);
+          }
+        });
+  }
+
+  /**
+   * Adds {@code finalizer} to {@code object} (a merge patch guarded by the object's
+   * resourceVersion, so a concurrent change fails with a conflict and the reconcile is retried).
+   */
+  public void addFinalizer(HasMetadata object, String finalizer) {
+    var finalizers = new java.util.ArrayList<>(object.getMetadata().getFinalizers());
+    if (finalizers.contains(finalizer)) {
+      return;
     }
+    finalizers.add(finalizer);
+    patchFinalizers(object, finalizers);
+  }
+
+  /** Removes {@code finalizer} from {@code object} (guarded like {@link #addFinalizer}). */
+  public void removeFinalizer(HasMetadata object, String finalizer) {
+    var finalizers = new java.util.ArrayList<>(object.getMetadata().getFinalizers());
+    if (!finalizers.remove(finalizer)) {
+      return;
+    }
+    patchFinalizers(object, finalizers);
+  }
+
+  private void patchFinalizers(HasMetadata object, java.util.List<String> finalizers) {
+    asOwner(
+        object,
+        stamp -> {
+          var patch = json.createObjectNode();
+          var metadata = patch.putObject("metadata");
+          metadata.put("resourceVersion", object.getMetadata().getResourceVersion());
+          var list = metadata.putArray("finalizers");
+          finalizers.forEach(list::add);
+          metadata.putObject("annotations").put(WriteStamp.ANNOTATION, stamp.text());
+          boolean ok = false;
+          try {
+            client
+                .genericKubernetesResources(object.getApiVersion(), object.getKind())
+                .withName(object.getMetadata().getName())
+                .patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());
+            ok = true;
+            return finalizers;
+          } finally {
+            metrics.write("finalizer", ok);
+          }
+        });
   }
 
   /**
    * Replaces the whole status of {@code config} (a JSON Patch {@code add /status} on the status
-   * subresource, so fields that were dropped disappear and no resourceVersion race is possible).
+   * subresource, so fields that were dropped disappear and no resourceVersion race is possible),
+   * with {@code status.writtenBy} set to this replica's stamp.
    */
   public void replaceStatus(HasMetadata config, Object status) {
-    check(config);
-    var patch =
-        "[{\"op\":\"add\",\"path\":\"/status\",\"value\":" + serialization.asJson(status) + "}]";
-    boolean ok = false;
+    asOwner(
+        config,
+        stamp -> {
+          var value = statusTree(status);
+          value.put(STATUS_WRITTEN_BY, stamp.text());
+          var patch = "[{\"op\":\"add\",\"path\":\"/status\",\"value\":" + value + "}]";
+          boolean ok = false;
+          try {
+            client
+                .genericKubernetesResources(config.getApiVersion(), config.getKind())
+                .withName(config.getMetadata().getName())
+                .subresource("status")
+                .patch(PatchContext.of(PatchType.JSON), patch);
+            ok = true;
+            return patch;
+          } finally {
+            metrics.write("status", ok);
+          }
+        });
+  }
+
+  private ObjectNode statusTree(Object status) {
     try {
-      client
-          .genericKubernetesResources(config.getApiVersion(), config.getKind())
-          .withName(config.getMetadata().getName())
-          .subresource("status")
-          .patch(PatchContext.of(PatchType.JSON), patch);
-      ok = true;
-    } finally {
-      metrics.write("status", ok);
+      return (ObjectNode) json.readTree(serialization.asJson(status));
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("a status that does not serialize: " + e.getMessage(), e);
     }
   }
 
   /** Records a Kubernetes Event about {@code object}; a failure is logged, never thrown. */
   public void event(HasMetadata object, boolean warning, String reason, String message) {
-    if (!gate.mayWrite(object)) {
-      return;
-    }
+    gate.writeAsOwner(
+        object,
+        stamp -> {
+          recordEvent(object, warning, reason, message, stamp);
+          return reason;
+        });
+  }
+
+  private void recordEvent(
+      HasMetadata object, boolean warning, String reason, String message, WriteStamp stamp) {
     var now =
         DateTimeFormatter.ISO_INSTANT.format(
             clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
@@ -205,6 +328,7 @@ public final class ClusterWriter {
             .withNewMetadata()
             .withName(meta.getName() + "." + UUID.randomUUID().toString().substring(0, 8))
             .withNamespace(namespace)
+            .addToAnnotations(WriteStamp.ANNOTATION, stamp.text())
             .endMetadata()
             .withInvolvedObject(
                 new ObjectReferenceBuilder()
