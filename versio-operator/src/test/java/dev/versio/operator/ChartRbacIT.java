@@ -73,7 +73,7 @@ class ChartRbacIT {
     try (var webhook =
             OperatorFixture.startWebhookServer(controlPlane.adminClient(), "rbac-url", certDir);
         var restricted = controlPlane.clientAs(USER);
-        var operator = OperatorFixture.start(restricted, options, Clock.systemUTC())) {
+        var operator = VersioOperator.start(restricted, options, Clock.systemUTC())) {
       // admission registered under the name the chart's rule allows, and it answers
       assertThat(
               admin

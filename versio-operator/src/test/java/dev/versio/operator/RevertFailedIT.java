@@ -59,7 +59,7 @@ class RevertFailedIT {
       }
       try (var restricted = controlPlane.clientAs(USER);
           var operator =
-              OperatorFixture.start(restricted, OperatorFixture.options(), Clock.systemUTC())) {
+              VersioOperator.start(restricted, OperatorFixture.options(), Clock.systemUTC())) {
         // drift: v2 gains a field no rule covers
         admin
             .apiextensions()
@@ -140,7 +140,7 @@ class RevertFailedIT {
         new PolicyRuleBuilder()
             .withApiGroups("coordination.k8s.io")
             .withResources("leases")
-            .withVerbs("get", "list", "watch")
+            .withVerbs("get", "list", "watch", "create", "update", "delete")
             .build());
   }
 

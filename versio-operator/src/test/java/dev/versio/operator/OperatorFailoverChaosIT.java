@@ -1,0 +1,494 @@
+package dev.versio.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.versio.api.config.CRDConversionConfig;
+import dev.versio.coordination.shard.ObjectKey;
+import dev.versio.coordination.shard.ShardFunction;
+import dev.versio.operator.chaos.ChaosAudit;
+import dev.versio.operator.chaos.ReplicaProcess;
+import dev.versio.testkit.ControlPlane;
+import dev.versio.testkit.Crds;
+import dev.versio.testkit.KubeApiServerTest;
+import dev.versio.testkit.KubeTestScope;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Operator replicas active-active, proven with real processes: {@value #REPLICAS} (then 4) {@code
+ * versio operator} JVMs ({@link dev.versio.operator.chaos.ReplicaMain}) with wall clocks offset by
+ * −10, 0 and +10 s, a webhook-server JVM in URL mode, and {@code chaos.configs} (default 200) CRDs
+ * each with a config, under churn (rule edits, targets drifting back to {@code strategy: None}),
+ * through a crash (SIGKILL), a planned stop (SIGTERM), a scale-out and a scale-in, with the default
+ * lease timing (15 s lease, 5 s renew, 10 s deadline). Asserted: crash failover p99 ≤ 23 s until
+ * every affected, edited config is reconciled by its new owner; planned stop and scale-in ≤ 2 s
+ * until the shards are held again; live-event queue wait p99 ≤ 1 s on every replica; every config
+ * ends Applied with its target pointing at the server; and the audit, replaying every Lease and
+ * stamped write in etcd revision order, finds 0 writes by a replica that did not own the object at
+ * that epoch — and reports exactly the one forged at the end. Figures go to {@code
+ * target/chaos/operator-report.txt}; {@code hack/chaos-operator.sh} runs a longer version.
+ */
+@KubeApiServerTest(dedicated = true)
+class OperatorFailoverChaosIT {
+  private static final int REPLICAS = 3;
+  private static final Duration CRASH_BOUND = Duration.ofSeconds(23);
+  private static final Duration PLANNED_BOUND = Duration.ofSeconds(2);
+
+  private final int configs = Integer.getInteger("chaos.configs", 200);
+  private final int rounds = Integer.getInteger("chaos.rounds", 1);
+  private final Random random = new Random(Long.getLong("chaos.seed", 20261201L));
+  private final List<String> report = new ArrayList<>();
+  private final Map<String, ReplicaProcess> replicas = new LinkedHashMap<>();
+  private final Map<String, Integer> opsPorts = new HashMap<>();
+  private final ShardFunction shards =
+      new ShardFunction(OperatorOptions.Coordination.DEFAULT_SHARDS);
+
+  private KubernetesClient client;
+  private ControlPlane controlPlane;
+  private String namespace;
+  private Path logs;
+
+  @Test
+  void replicasDivideTheWritesAndHandOverOnCrashAndPlannedStopWithoutAForeignWrite(
+      ControlPlane controlPlane, KubernetesClient client, KubeTestScope scope, @TempDir Path certs)
+      throws Exception {
+    this.client = client;
+    this.controlPlane = controlPlane;
+    this.namespace = scope.namespace();
+    this.logs = Path.of("target", "chaos", "operator-" + scope.suffix());
+    OperatorFixture.installVersioCrds(client);
+    var caBundle = OperatorFixture.writeCertificate(certs);
+    var server = scope.name("chaos");
+    var webhook =
+        ReplicaProcess.start(
+            "webhook",
+            logs,
+            List.of("webhook", controlPlane.kubeconfig().toString(), server, certs.toString()));
+    var url = "https://127.0.0.1:" + webhook.awaitReady();
+    client.resource(OperatorFixture.urlServer(server, url, caBundle)).serverSideApply();
+
+    // the fleet: one two-version CRD and one config per target
+    var targets = new LinkedHashMap<String, String>(); // CRD -> config
+    long created = System.nanoTime();
+    try (var pool = Executors.newFixedThreadPool(4)) {
+      var futures = new ArrayList<java.util.concurrent.Future<?>>();
+      for (int i = 0; i < configs; i++) {
+        var group = "c" + i + "." + scope.apiGroup();
+        var crd = OperatorFixture.widgetCrd(group, "widgets", "Widget");
+        targets.put(crd.getMetadata().getName(), "chaos-" + i + "-" + scope.suffix());
+        futures.add(pool.submit(() -> create(crd)));
+      }
+      for (var future : futures) {
+        future.get();
+      }
+    }
+    for (var entry : targets.entrySet()) {
+      client
+          .resource(OperatorFixture.renameConfig(entry.getValue(), entry.getKey(), server))
+          .create();
+    }
+    say("fleet: %d CRDs and configs created in %.1f s", configs, seconds(created));
+
+    try (var audit =
+        new ChaosAudit(
+            client, namespace, key -> shards.shardOf(ObjectKey.clusterScoped(key)), targets)) {
+      long started = System.nanoTime();
+      start("op-1", -10);
+      start("op-2", 0);
+      start("op-3", 10);
+      awaitAllApplied(targets, audit, Duration.ofMinutes(4));
+      say(
+          "%d replicas started; all %d configs Applied after %.1f s",
+          REPLICAS, configs, seconds(started));
+
+      for (int round = 1; round <= rounds; round++) {
+        churn(targets);
+        crash("op-" + (1 + random.nextInt(REPLICAS)), targets, audit);
+        churn(targets);
+        plannedStop("op-" + (1 + random.nextInt(REPLICAS)), audit, true);
+        start("op-4", 5);
+        awaitHolding("op-4", audit, Duration.ofSeconds(30));
+        say("scale-out: op-4 holds %d shards", held("op-4", audit));
+        churn(targets);
+        plannedStop("op-4", audit, false);
+      }
+      churn(targets);
+      awaitAllApplied(targets, audit, Duration.ofMinutes(3));
+      assertTargetsPointAtTheServer(targets, url);
+      replicaFigures();
+
+      // stop every replica (planned), let the watches catch up, then audit
+      for (var id : new ArrayList<>(replicas.keySet())) {
+        replicas.remove(id).terminate();
+      }
+      sync(audit, targets);
+      assertThat(audit.broken()).isEmpty();
+      var violations = audit.violations();
+      say(
+          "audit: %d stamped writes replayed in etcd revision order, %d by a replica that did not"
+              + " own the object at that epoch",
+          audit.stampedWrites(), violations.size());
+      assertThat(violations).as("writes by a replica that did not own the object").isEmpty();
+      assertThat(audit.stampedWrites()).isGreaterThan(2L * configs);
+
+      // the audit is tested too: one forged status write by a replica that holds nothing
+      var forged = targets.values().iterator().next();
+      client
+          .resources(CRDConversionConfig.class)
+          .withName(forged)
+          .subresource("status")
+          .patch(
+              PatchContext.of(PatchType.JSON_MERGE),
+              "{\"status\":{\"writtenBy\":\"intruder/99\",\"message\":\"forged\"}}");
+      sync(audit, targets);
+      assertThat(audit.violations()).singleElement().asString().contains(forged, "intruder/99");
+      say("forged write by intruder/99: reported, and nothing else");
+    } finally {
+      replicas.values().forEach(this::stopQuietly);
+      webhook.terminate();
+      Files.createDirectories(logs);
+      Files.write(logs.resolve("report.txt"), report);
+    }
+  }
+
+  private void create(CustomResourceDefinition crd) {
+    client.resource(crd).create();
+    Crds.awaitEstablished(client, crd.getMetadata().getName());
+  }
+
+  private void start(String id, int clockOffsetSeconds) throws Exception {
+    var process =
+        ReplicaProcess.start(
+            id,
+            logs,
+            List.of(
+                "operator",
+                controlPlane.kubeconfig().toString(),
+                namespace,
+                id,
+                Integer.toString(clockOffsetSeconds),
+                "15",
+                "5000",
+                "10000"));
+    replicas.put(id, process);
+    opsPorts.put(id, process.awaitReady());
+  }
+
+  /**
+   * SIGKILL {@code victim}, then edit every config of its shards: each must be reconciled (status
+   * for the new generation) by another replica within the crash bound, counted from the kill.
+   */
+  private void crash(String victim, Map<String, String> targets, ChaosAudit audit)
+      throws Exception {
+    var victimShards = shardsOf(victim, audit);
+    var affected =
+        targets.values().stream()
+            .filter(c -> victimShards.contains(shards.shardOf(ObjectKey.clusterScoped(c))))
+            .toList();
+    long killed = System.nanoTime();
+    replicas.get(victim).kill();
+    var generations = new HashMap<String, Long>();
+    for (var config : affected) {
+      generations.put(config, toggleReviewVersions(config));
+    }
+    var waits = new ArrayList<Double>();
+    long deadline = killed + Duration.ofSeconds(60).toNanos();
+    for (var config : affected) {
+      while (true) {
+        var seen = audit.seen(config);
+        if (seen.isPresent()
+            && seen.get().observedGeneration() >= generations.get(config)
+            && seen.get().writtenBy() != null
+            && !seen.get().writtenBy().startsWith(victim + "/")) {
+          waits.add((seen.get().nanos() - killed) / 1e9);
+          break;
+        }
+        assertThat(System.nanoTime())
+            .as("%s reconciled after the crash", config)
+            .isLessThan(deadline);
+        Thread.sleep(50); // polling the audit's view of a real apiserver
+      }
+    }
+    Collections.sort(waits);
+    say(
+        "crash of %s (SIGKILL, %d shards): %d affected configs edited and reconciled by their new"
+            + " owners, p50 / p99 / max %.1f / %.1f / %.1f s",
+        victim,
+        victimShards.size(),
+        waits.size(),
+        percentile(waits, 50),
+        percentile(waits, 99),
+        waits.getLast());
+    assertThat(percentile(waits, 99)).isLessThanOrEqualTo(CRASH_BOUND.toMillis() / 1000.0);
+    start(victim, 0);
+  }
+
+  /** SIGTERM {@code victim}: its shards must be held by others within the planned bound. */
+  private void plannedStop(String victim, ChaosAudit audit, boolean restart) throws Exception {
+    var victimShards = shardsOf(victim, audit);
+    long stopped = System.nanoTime();
+    replicas.remove(victim).terminate();
+    while (true) {
+      var holders = audit.holders();
+      if (victimShards.stream()
+          .allMatch(s -> !holders.get(s).isEmpty() && !holders.get(s).equals(victim))) {
+        break;
+      }
+      assertThat(System.nanoTime() - stopped)
+          .as("shards of %s held again after its planned stop", victim)
+          .isLessThan(Duration.ofSeconds(30).toNanos());
+      Thread.sleep(20); // polling the audit's view of a real apiserver
+    }
+    double took = seconds(stopped);
+    say(
+        "%s of %s (SIGTERM, %d shards): held again by the others after %.2f s",
+        restart ? "planned stop" : "scale-in", victim, victimShards.size(), took);
+    assertThat(took).isLessThanOrEqualTo(PLANNED_BOUND.toMillis() / 1000.0);
+    if (restart) {
+      start(victim, -5);
+    }
+  }
+
+  /** Rule edits of a few configs and a few targets drifting back to strategy None. */
+  private void churn(Map<String, String> targets) {
+    var names = new ArrayList<>(targets.keySet());
+    for (int i = 0; i < 10; i++) {
+      toggleReviewVersions(targets.get(names.get(random.nextInt(names.size()))));
+    }
+    for (int i = 0; i < 3; i++) {
+      client
+          .apiextensions()
+          .v1()
+          .customResourceDefinitions()
+          .withName(names.get(random.nextInt(names.size())))
+          .patch(
+              PatchContext.of(PatchType.JSON),
+              "[{\"op\":\"replace\",\"path\":\"/spec/conversion\",\"value\":{\"strategy\":\"None\"}}]");
+    }
+  }
+
+  /** Switches spec.conversionReviewVersions between [v1] and [v1, v1beta1]; the new generation. */
+  private long toggleReviewVersions(String config) {
+    var current = client.resources(CRDConversionConfig.class).withName(config).get();
+    var versions = current.getSpec().conversionReviewVersions;
+    var next = versions != null && versions.size() == 1 ? "[\"v1\",\"v1beta1\"]" : "[\"v1\"]";
+    var patched =
+        client
+            .resources(CRDConversionConfig.class)
+            .withName(config)
+            .patch(
+                PatchContext.of(PatchType.JSON_MERGE),
+                "{\"spec\":{\"conversionReviewVersions\":" + next + "}}");
+    return patched.getMetadata().getGeneration();
+  }
+
+  private void awaitAllApplied(Map<String, String> targets, ChaosAudit audit, Duration timeout)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      var pending =
+          targets.values().stream()
+              .filter(
+                  c -> {
+                    var config = client.resources(CRDConversionConfig.class).withName(c).get();
+                    return config.getStatus() == null
+                        || !"Applied".equals(config.getStatus().phase)
+                        || config.getStatus().observedGeneration == null
+                        || config.getStatus().observedGeneration
+                            < config.getMetadata().getGeneration();
+                  })
+              .toList();
+      if (pending.isEmpty()) {
+        return;
+      }
+      assertThat(System.nanoTime())
+          .as("configs still not Applied: %s (logs in %s)", pending, logs.toAbsolutePath())
+          .isLessThan(deadline);
+      Thread.sleep(500); // polling a real apiserver
+    }
+  }
+
+  private void assertTargetsPointAtTheServer(Map<String, String> targets, String url) {
+    for (var crdName : targets.keySet()) {
+      var conversion =
+          client
+              .apiextensions()
+              .v1()
+              .customResourceDefinitions()
+              .withName(crdName)
+              .get()
+              .getSpec()
+              .getConversion();
+      assertThat(conversion.getStrategy()).as(crdName).isEqualTo("Webhook");
+      assertThat(conversion.getWebhook().getClientConfig().getUrl())
+          .as(crdName)
+          .startsWith(url + "/convert/");
+    }
+    say("every target points at the webhook server (strategy Webhook, its URL)");
+  }
+
+  /**
+   * Each live replica's own figures, from its /metrics: live events' queue wait (p99 asserted ≤ 1
+   * s; they must have been measured at all), reconciles started, writes, heap in use.
+   */
+  private void replicaFigures() throws Exception {
+    try (var http = HttpClient.newHttpClient()) {
+      for (var id : replicas.keySet()) {
+        var body =
+            http.send(
+                    HttpRequest.newBuilder(
+                            URI.create("http://127.0.0.1:" + opsPorts.get(id) + "/metrics"))
+                        .build(),
+                    HttpResponse.BodyHandlers.ofString())
+                .body();
+        double p99 =
+            sum(
+                body,
+                "versio_coordination_queue_wait_seconds",
+                "lane=\"live\"",
+                "quantile=\"0.99\"");
+        double live = sum(body, "versio_coordination_queue_wait_seconds_count", "lane=\"live\"");
+        double resync =
+            sum(body, "versio_coordination_queue_wait_seconds_count", "lane=\"resync\"");
+        say(
+            "%s: live events' queue wait p99 %.1f ms over %.0f live events (%.0f resync keys);"
+                + " %.0f reconciles started, %.0f writes (%.0f status, %.0f apply, %.0f finalizer,"
+                + " %.0f event), heap in use %.0f MiB",
+            id,
+            p99 * 1000,
+            live,
+            resync,
+            sum(body, "reconciliations_started_total"),
+            sum(body, "versio_operator_writes_total"),
+            sum(body, "versio_operator_writes_total", "kind=\"status\""),
+            sum(body, "versio_operator_writes_total", "kind=\"apply\""),
+            sum(body, "versio_operator_writes_total", "kind=\"finalizer\""),
+            sum(body, "versio_operator_writes_total", "kind=\"event\""),
+            sum(body, "jvm_memory_used_bytes", "area=\"heap\"") / (1 << 20));
+        assertThat(live).as("live events measured by %s", id).isPositive();
+        assertThat(p99).as("live queue wait p99 of %s", id).isLessThanOrEqualTo(1.0);
+      }
+    }
+  }
+
+  /** The sum of the samples of {@code metric} whose labels contain every one of {@code labels}. */
+  private static double sum(String exposition, String metric, String... labels) {
+    double total = 0;
+    for (var line : exposition.split("\n")) {
+      if (line.startsWith("#") || !line.startsWith(metric)) {
+        continue;
+      }
+      int brace = line.indexOf('{');
+      int space = line.lastIndexOf(' ');
+      var name = brace < 0 ? line.substring(0, space) : line.substring(0, brace);
+      if (!name.equals(metric)) {
+        continue;
+      }
+      var labelText = brace < 0 ? "" : line.substring(brace, line.indexOf('}') + 1);
+      if (java.util.Arrays.stream(labels).allMatch(labelText::contains)) {
+        total += Double.parseDouble(line.substring(space + 1));
+      }
+    }
+    return total;
+  }
+
+  private void sync(ChaosAudit audit, Map<String, String> targets) throws Exception {
+    var lease =
+        client
+            .leases()
+            .inNamespace(namespace)
+            .resource(
+                new io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder()
+                    .withNewMetadata()
+                    .withName("audit-marker")
+                    .addToLabels("versio.dev/lease-group", "versio-operator")
+                    .addToAnnotations("tick", Long.toString(System.nanoTime()))
+                    .endMetadata()
+                    .build())
+            .serverSideApply();
+    var config = targets.values().iterator().next();
+    var crd = targets.keySet().iterator().next();
+    var marker = "{\"metadata\":{\"labels\":{\"audit-tick\":\"" + System.nanoTime() + "\"}}}";
+    var c =
+        client
+            .resources(CRDConversionConfig.class)
+            .withName(config)
+            .patch(PatchContext.of(PatchType.JSON_MERGE), marker);
+    var d =
+        client
+            .apiextensions()
+            .v1()
+            .customResourceDefinitions()
+            .withName(crd)
+            .patch(PatchContext.of(PatchType.JSON_MERGE), marker);
+    audit.awaitRevision(
+        Long.parseLong(lease.getMetadata().getResourceVersion()),
+        Long.parseLong(c.getMetadata().getResourceVersion()),
+        Long.parseLong(d.getMetadata().getResourceVersion()));
+  }
+
+  private List<Integer> shardsOf(String replica, ChaosAudit audit) {
+    return audit.holders().entrySet().stream()
+        .filter(e -> e.getValue().equals(replica))
+        .map(Map.Entry::getKey)
+        .toList();
+  }
+
+  private int held(String replica, ChaosAudit audit) {
+    return shardsOf(replica, audit).size();
+  }
+
+  private void awaitHolding(String replica, ChaosAudit audit, Duration timeout)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (held(replica, audit) == 0) {
+      assertThat(System.nanoTime()).as("%s holds shards", replica).isLessThan(deadline);
+      Thread.sleep(50); // polling the audit's view of a real apiserver
+    }
+  }
+
+  private void stopQuietly(ReplicaProcess process) {
+    try {
+      process.terminate();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static double percentile(List<Double> sorted, int p) {
+    if (sorted.isEmpty()) {
+      return 0;
+    }
+    int index = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
+    return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
+  }
+
+  private static double seconds(long since) {
+    return (System.nanoTime() - since) / 1e9;
+  }
+
+  private void say(String format, Object... args) {
+    var line = String.format(java.util.Locale.ROOT, format, args);
+    report.add(line);
+    System.out.println("CHAOS " + line);
+  }
+}

@@ -1,0 +1,84 @@
+package dev.versio.operator.chaos;
+
+import dev.versio.operator.OperatorOptions;
+import dev.versio.operator.VersioOperator;
+import dev.versio.webhook.WebhookServer;
+import dev.versio.webhook.WebhookServerOptions;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * One process of the operator chaos run, running the product's own code: {@code operator
+ * <kubeconfig> <namespace> <replica-id> <clock-offset-seconds> <lease-seconds> <renew-ms>
+ * <deadline-ms>} runs {@link VersioOperator} as {@code versio operator} does (without admission),
+ * with its wall clock offset by the given seconds; {@code webhook <kubeconfig> <server> <cert-dir>}
+ * runs a webhook-server replica as {@code versio webhook-server} does. Prints {@code READY <port>}
+ * (the ops port, or the conversion port) once serving; SIGTERM is the planned stop.
+ */
+public final class ReplicaMain {
+  private ReplicaMain() {}
+
+  public static void main(String[] args) throws Exception {
+    var config = Config.fromKubeconfig(Files.readString(Path.of(args[1])));
+    var client = new KubernetesClientBuilder().withConfig(config).build();
+    var stopped = new CountDownLatch(1);
+    AutoCloseable running;
+    int port;
+    if (args[0].equals("operator")) {
+      var clock = Clock.offset(Clock.systemUTC(), Duration.ofSeconds(Long.parseLong(args[4])));
+      var coordination =
+          new OperatorOptions.Coordination(
+              args[3],
+              OperatorOptions.Coordination.DEFAULT_SHARDS,
+              Duration.ofSeconds(Long.parseLong(args[5])),
+              Duration.ofMillis(Long.parseLong(args[6])),
+              Duration.ofMillis(Long.parseLong(args[7])),
+              OperatorOptions.Coordination.DEFAULT_TAKEOVER_RESYNC_RATE);
+      var options =
+          OperatorOptions.defaults(args[2]).toBuilder()
+              .coordination(coordination)
+              .gateRequeue(Duration.ofSeconds(2))
+              .build();
+      var operator = VersioOperator.start(client, options, clock);
+      running = operator;
+      port = operator.opsPort();
+    } else {
+      var server =
+          WebhookServer.start(
+              client,
+              new WebhookServerOptions(
+                  args[2],
+                  Path.of(args[3]),
+                  "127.0.0.1",
+                  0,
+                  0,
+                  Duration.ofMillis(500),
+                  WebhookServerOptions.DEFAULT_MAX_BODY_BYTES,
+                  2,
+                  null),
+              Clock.systemUTC());
+      running = server;
+      port = server.conversionPort();
+    }
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  try {
+                    running.close();
+                  } catch (Exception e) {
+                    System.err.println("stopping: " + e);
+                  }
+                  client.close();
+                  stopped.countDown();
+                }));
+    System.out.println("READY " + port);
+    System.out.flush();
+    stopped.await();
+  }
+}
