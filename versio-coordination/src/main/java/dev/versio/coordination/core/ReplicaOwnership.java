@@ -26,6 +26,7 @@ public final class ReplicaOwnership {
   private String incarnation;
   private Instant permittedUntil = Instant.MIN;
   private final TreeMap<Integer, Long> owned = new TreeMap<>();
+  private boolean resumed;
 
   public ReplicaOwnership(
       CoordinationSettings settings, InstantSource clock, String id, String incarnation) {
@@ -43,12 +44,33 @@ public final class ReplicaOwnership {
     return incarnation;
   }
 
-  /** A renewal (or the registration) that started at {@code startedAt} was confirmed. */
+  /**
+   * A renewal (or the registration) that started at {@code startedAt} was confirmed.
+   *
+   * <p>If it was confirmed only after the deadline had passed, while shards were still held (the
+   * lease loop had not enforced the deadline yet), writes were refused for a while although the
+   * shards never changed hands: events seen then were dropped. {@link #takeResumed()} reports that
+   * once, so the objects of the held shards can be resynced.
+   */
   public void renewed(Instant startedAt) {
+    boolean lapsed = !owned.isEmpty() && !permitted();
     var until = startedAt.plus(settings.renewDeadline());
     if (until.isAfter(permittedUntil)) {
       permittedUntil = until;
     }
+    if (lapsed && permitted()) {
+      resumed = true;
+    }
+  }
+
+  /**
+   * Whether writes were refused for a while since the last call although every shard stayed held
+   * (see {@link #renewed}); clears the report.
+   */
+  public boolean takeResumed() {
+    boolean was = resumed && !owned.isEmpty();
+    resumed = false;
+    return was;
   }
 
   /** Until when writes are permitted (the must-stop deadline). */
@@ -112,6 +134,7 @@ public final class ReplicaOwnership {
   }
 
   private Set<Integer> dropAll() {
+    resumed = false;
     var lost = new TreeSet<>(owned.keySet());
     owned.clear();
     return lost;

@@ -130,7 +130,20 @@ final class LeaseCodec {
   }
 
   Lease renew(Lease current, ZonedDateTime now) {
-    return new LeaseBuilder(current).editSpec().withRenewTime(now).endSpec().build();
+    var status = memberStatus.get();
+    var renewed = new LeaseBuilder(current).editSpec().withRenewTime(now).endSpec();
+    if (!status.isEmpty()) {
+      renewed = renewed.editMetadata().addToAnnotations(status).endMetadata();
+    }
+    return renewed.build();
+  }
+
+  private volatile java.util.function.Supplier<java.util.Map<String, String>> memberStatus =
+      java.util.Map::of;
+
+  /** Annotations published on the member Lease with every renewal (for status pages). */
+  void publishWithRenewals(java.util.function.Supplier<java.util.Map<String, String>> status) {
+    memberStatus = status;
   }
 
   Lease fence(Lease current, String by) {

@@ -187,6 +187,15 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
     notifier.add(listener);
   }
 
+  /**
+   * Annotations (keys under {@code versio.dev/}) this replica publishes on its member Lease with
+   * every renewal — no extra writes — e.g. its resync backlog, for {@code versio status
+   * --operator}.
+   */
+  public void publishWithRenewals(java.util.function.Supplier<Map<String, String>> status) {
+    codec.publishWithRenewals(status);
+  }
+
   /** Shards held now with their epochs (for status pages and tests). */
   public Map<Integer, Long> ownedShards() {
     var current = view;
@@ -263,6 +272,9 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
     observations.observe(members);
     if (member.due()) {
       member.renew();
+      if (ownership.takeResumed()) {
+        notifier.resumed(ownership.owned());
+      }
     }
     Duration next = member.untilDue();
     if (member.current() != null) {

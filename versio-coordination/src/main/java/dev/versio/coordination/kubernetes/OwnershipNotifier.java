@@ -43,6 +43,18 @@ final class OwnershipNotifier implements AutoCloseable {
     each(l -> l.gained(copy));
   }
 
+  void resumed(Map<Integer, Long> epochs) {
+    if (epochs.isEmpty()) {
+      return;
+    }
+    LOG.warn(
+        "a renewal was confirmed only after the renew deadline: writes were refused meanwhile;"
+            + " resyncing the {} shard(s) held all along",
+        epochs.size());
+    var copy = Map.copyOf(epochs);
+    each(l -> l.resumed(copy));
+  }
+
   void lost(Set<Integer> shards, String why) {
     if (shards.isEmpty()) {
       return;

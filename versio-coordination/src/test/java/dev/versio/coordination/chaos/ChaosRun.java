@@ -110,6 +110,7 @@ final class ChaosRun {
   private WriteAuditor auditor;
   private int nextId;
   private int churn;
+  private String unsteady = "";
 
   ChaosRun(Parameters p, KubernetesClient client, String namespace, Path kubeconfig, Path logs) {
     this.p = p;
@@ -374,11 +375,19 @@ final class ChaosRun {
     var holders = auditor.holders();
     var expected = RendezvousAssignment.assign(running.keySet(), p.shards());
     if (expected.isEmpty()) {
+      unsteady = "no members";
       return false;
     }
     for (var e : expected.entrySet()) {
       var holder = holders.get(e.getKey());
       if (holder == null || !holder.id().equals(e.getValue())) {
+        unsteady =
+            "shard "
+                + e.getKey()
+                + " held by "
+                + (holder == null ? "nobody" : holder.id())
+                + ", expected "
+                + e.getValue();
         return false;
       }
     }
@@ -388,9 +397,20 @@ final class ChaosRun {
       if (write.isEmpty()
           || !write.get().owner().equals(holder.id())
           || write.get().epoch() != holder.epoch()) {
+        unsteady =
+            key.name()
+                + " (shard "
+                + shardFunction.shardOf(key)
+                + " held by "
+                + holder.id()
+                + "/"
+                + holder.epoch()
+                + ") last written by "
+                + write.map(w -> w.owner() + "/" + w.epoch()).orElse("nobody");
         return false;
       }
     }
+    unsteady = "";
     return true;
   }
 
@@ -398,6 +418,12 @@ final class ChaosRun {
       throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!condition.getAsBoolean()) {
+      auditor
+          .broken()
+          .ifPresent(
+              b -> {
+                throw new IllegalStateException("waiting for " + what + ": " + b);
+              });
       if (System.nanoTime() > deadline) {
         var perHolder = new TreeMap<String, Integer>();
         auditor.holders().values().forEach(h -> perHolder.merge(h.id(), 1, Integer::sum));
@@ -409,7 +435,9 @@ final class ChaosRun {
                 + "; shards per holder "
                 + perHolder
                 + ", running "
-                + running.keySet());
+                + running.keySet()
+                + "; first difference: "
+                + unsteady);
       }
       Thread.sleep(50); // polling real apiserver state
     }

@@ -36,6 +36,34 @@ class ReplicaOwnershipTest {
   }
 
   @Test
+  void aRenewalConfirmedAfterTheDeadlineWhileShardsWereStillHeldIsReportedOnceForAResync() {
+    ownership.renewed(clock.instant());
+    ownership.acquired(3, 7);
+    var lateStart = clock.instant().plusSeconds(9);
+    clock.advanceSeconds(10.5);
+    assertThat(ownership.mayWrite(3)).as("writes refused in the gap").isEmpty();
+    ownership.renewed(lateStart);
+    assertThat(ownership.mayWrite(3)).isEqualTo(OptionalLong.of(7));
+    assertThat(ownership.takeResumed()).isTrue();
+    assertThat(ownership.takeResumed()).as("reported once").isFalse();
+  }
+
+  @Test
+  void renewalsInTimeAndLapsesWithNothingHeldAreNotReported() {
+    ownership.renewed(clock.instant());
+    clock.advanceSeconds(5);
+    ownership.renewed(clock.instant());
+    ownership.acquired(3, 7);
+    clock.advanceSeconds(5);
+    ownership.renewed(clock.instant());
+    assertThat(ownership.takeResumed()).as("renewed in time").isFalse();
+    ownership.drop(3);
+    clock.advanceSeconds(20);
+    ownership.renewed(clock.instant());
+    assertThat(ownership.takeResumed()).as("nothing was held in the gap").isFalse();
+  }
+
+  @Test
   void eachConfirmedRenewalMovesTheDeadlineButAnOlderConfirmationNeverShortensIt() {
     var first = clock.instant();
     ownership.renewed(first);
