@@ -184,9 +184,8 @@ class DashboardsAndAlertsQueryRegisteredMetricsTest {
   }
 
   /**
-   * versio-coordination's metrics. The operator does not construct a {@code CoordinationMetrics}
-   * yet (it runs with {@code WriteGate.single()}): the shard and queue-wait alerts and panels stay
-   * empty until it runs on lease-based shards.
+   * versio-coordination's metrics, as every operator replica registers them in its own registry
+   * (shards, members, queue waits, resync backlog).
    */
   private static String coordinationScrape() {
     var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

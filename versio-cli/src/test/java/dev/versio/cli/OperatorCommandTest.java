@@ -42,7 +42,14 @@ class OperatorCommandTest {
     assertThat(options.fanoutQps()).isEqualTo(50.0);
     assertThat(options.resyncInterval()).isEqualTo(Duration.ofMinutes(5));
     assertThat(options.gateRequeue()).isEqualTo(Duration.ofSeconds(15));
-    assertThat(options.reconcileThreads()).isEqualTo(4);
+    assertThat(options.reconcileThreads()).isEqualTo(1);
+    var coordination = options.coordination();
+    assertThat(coordination.shards()).isEqualTo(256);
+    assertThat(coordination.leaseDuration()).isEqualTo(Duration.ofSeconds(15));
+    assertThat(coordination.renewInterval()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(coordination.renewDeadline()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(coordination.takeoverResyncRate()).isEqualTo(20.0);
+    assertThat(coordination.replicaId()).startsWith("versio-operator-");
     var defaults = OperatorOptions.defaults("default");
     assertThat(options.deletionRequeue()).isEqualTo(defaults.deletionRequeue());
     assertThat(options.admission())
@@ -85,6 +92,53 @@ class OperatorCommandTest {
         .isEqualTo(
             new OperatorOptions.Admission(
                 19443, URI.create("https://127.0.0.1:19443"), null, 443, "tls", "hooks"));
+  }
+
+  @Test
+  void theReplicaIdIsThePodNameUnlessGivenAndTheLeaseFlagsReachTheCoordination() {
+    assertThat(
+            parse(Map.of("POD_NAME", "versio-operator-7d9f-x2"), "--no-admission")
+                .options()
+                .coordination()
+                .replicaId())
+        .isEqualTo("versio-operator-7d9f-x2");
+    var coordination =
+        parse(
+                Map.of("POD_NAME", "pod-a"),
+                "--no-admission",
+                "--replica-id=replica-b",
+                "--shards=64",
+                "--lease-duration=20s",
+                "--renew-interval=4s",
+                "--renew-deadline=12s",
+                "--takeover-resync-rate=50")
+            .options()
+            .coordination();
+    assertThat(coordination)
+        .isEqualTo(
+            new OperatorOptions.Coordination(
+                "replica-b",
+                64,
+                Duration.ofSeconds(20),
+                Duration.ofSeconds(4),
+                Duration.ofSeconds(12),
+                50));
+    assertThat(coordination.writeTimeout()).isEqualTo(Duration.ofSeconds(7));
+  }
+
+  @Test
+  void leaseTimingThatCouldLetTwoReplicasWriteIsRefusedNamingTheFlags() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> options("--no-admission", "--lease-duration=15s", "--renew-deadline=14s"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--renew-deadline")
+        .hasMessageContaining("must be at most leaseDuration - renewInterval");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> options("--no-admission", "--replica-id=Not_A_Pod"))
+        .hasMessageContaining("like a pod name");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> options("--no-admission", "--takeover-resync-rate=0"))
+        .hasMessageContaining("--takeover-resync-rate");
   }
 
   @Test

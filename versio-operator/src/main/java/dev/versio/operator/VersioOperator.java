@@ -140,6 +140,12 @@ public final class VersioOperator implements AutoCloseable {
             coordination.takeoverResyncRate(),
             coordinationMetrics::queueWait);
     coordinationMetrics.resyncBacklog(takeover::backlog);
+    // what versio status --operator shows of each replica, published with its renewals
+    coordinator.publishWithRenewals(
+        () ->
+            java.util.Map.of(
+                "versio.dev/resync-backlog", Integer.toString(takeover.backlog()),
+                "versio.dev/shards-held", Integer.toString(coordinator.ownedShards().size())));
     coordinator.addListener(takeover);
     var serverTriggers =
         new ConfigTriggers<ConversionWebhookServer>("server-watches", scheduler, 0);
@@ -181,6 +187,7 @@ public final class VersioOperator implements AutoCloseable {
           ConfigKind.CRD.kind(),
           new TakeoverLane.Source(
               () -> cache.crdConfigs().stream().map(c -> c.getMetadata().getName()).toList(),
+              name -> cache.crdConfig(name).map(VersioOperator::changeNotReconciled).orElse(false),
               name -> triggers.now(List.of(name))));
     }
     if (options.xrdSupport()) {
@@ -202,6 +209,7 @@ public final class VersioOperator implements AutoCloseable {
           ConfigKind.XRD.kind(),
           new TakeoverLane.Source(
               () -> cache.xrdConfigs().stream().map(c -> c.getMetadata().getName()).toList(),
+              name -> cache.xrdConfig(name).map(VersioOperator::changeNotReconciled).orElse(false),
               name -> triggers.now(List.of(name))));
       cache.onXrdApiAvailable(() -> metrics.xrdApiAvailable(true));
     }
@@ -264,7 +272,19 @@ public final class VersioOperator implements AutoCloseable {
         waits);
     takeover.add(
         "ConversionWebhookServer",
-        new TakeoverLane.Source(this::serverNames, name -> serverTriggers.now(List.of(name))));
+        new TakeoverLane.Source(
+            this::serverNames,
+            name ->
+                cache
+                    .server(name)
+                    .map(
+                        s ->
+                            s.getStatus() == null
+                                || !Objects.equals(
+                                    s.getStatus().observedGeneration,
+                                    s.getMetadata().getGeneration()))
+                    .orElse(false),
+            name -> serverTriggers.now(List.of(name))));
     cache.start(CACHE_SYNC_TIMEOUT);
     metrics.xrdApiAvailable(cache.xrdApiAvailable());
     operator.start();
@@ -278,7 +298,7 @@ public final class VersioOperator implements AutoCloseable {
         options.namespace(),
         coordination.shards());
     if (options.admission() != null) {
-      admission = AdmissionServer.start(client, options, clock);
+      admission = AdmissionServer.start(client, options, clock, cache);
       closeables.add(admission);
     }
     ready = true;
@@ -451,6 +471,15 @@ public final class VersioOperator implements AutoCloseable {
   /** The port of the admission webhook's HTTPS listener, when it is served. */
   public OptionalInt admissionPort() {
     return admission == null ? OptionalInt.empty() : OptionalInt.of(admission.port());
+  }
+
+  /** A spec change the last status does not reflect yet (or no status at all). */
+  private static boolean changeNotReconciled(
+      io.fabric8.kubernetes.client.CustomResource<?, dev.versio.api.config.ConversionConfigStatus>
+          config) {
+    var status = config.getStatus();
+    return status == null
+        || !Objects.equals(status.observedGeneration, config.getMetadata().getGeneration());
   }
 
   private static String phaseOf(dev.versio.api.config.ConversionConfigStatus status) {

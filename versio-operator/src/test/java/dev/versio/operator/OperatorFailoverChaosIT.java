@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.versio.api.config.CRDConversionConfig;
 import dev.versio.coordination.shard.ObjectKey;
 import dev.versio.coordination.shard.ShardFunction;
+import dev.versio.operator.chaos.AdmissionProbe;
 import dev.versio.operator.chaos.ChaosAudit;
 import dev.versio.operator.chaos.ReplicaProcess;
+import dev.versio.operator.chaos.RoundRobinProxy;
 import dev.versio.testkit.ControlPlane;
 import dev.versio.testkit.Crds;
 import dev.versio.testkit.KubeApiServerTest;
@@ -57,8 +59,15 @@ class OperatorFailoverChaosIT {
   private final int rounds = Integer.getInteger("chaos.rounds", 1);
   private final Random random = new Random(Long.getLong("chaos.seed", 20261201L));
   private final List<String> report = new ArrayList<>();
+  private final List<Double> crashWaits = new ArrayList<>();
+  private final List<Double> plannedWaits = new ArrayList<>();
   private final Map<String, ReplicaProcess> replicas = new LinkedHashMap<>();
   private final Map<String, Integer> opsPorts = new HashMap<>();
+  private final Map<String, Integer> admissionPorts = new HashMap<>();
+  private final List<String> admissionFailures = new ArrayList<>();
+  private long admissionCalls;
+  private RoundRobinProxy admission;
+  private String webhookConfiguration;
   private final ShardFunction shards =
       new ShardFunction(OperatorOptions.Coordination.DEFAULT_SHARDS);
 
@@ -85,6 +94,8 @@ class OperatorFailoverChaosIT {
             List.of("webhook", controlPlane.kubeconfig().toString(), server, certs.toString()));
     var url = "https://127.0.0.1:" + webhook.awaitReady();
     client.resource(OperatorFixture.urlServer(server, url, caBundle)).serverSideApply();
+    admission = RoundRobinProxy.start();
+    webhookConfiguration = scope.name("chaos-admission");
 
     // the fleet: one two-version CRD and one config per target
     var targets = new LinkedHashMap<String, String>(); // CRD -> config
@@ -122,7 +133,7 @@ class OperatorFailoverChaosIT {
 
       for (int round = 1; round <= rounds; round++) {
         churn(targets);
-        crash("op-" + (1 + random.nextInt(REPLICAS)), targets, audit);
+        crash("op-" + (1 + random.nextInt(REPLICAS)), targets, server, audit);
         churn(targets);
         plannedStop("op-" + (1 + random.nextInt(REPLICAS)), audit, true);
         start("op-4", 5);
@@ -131,6 +142,24 @@ class OperatorFailoverChaosIT {
         churn(targets);
         plannedStop("op-4", audit, false);
       }
+      Collections.sort(crashWaits);
+      Collections.sort(plannedWaits);
+      say(
+          "over %d round(s): crash until every affected config is reconciled by its new owner p50"
+              + " / p99 %.1f / %.1f s (n = %d configs); planned stop or scale-in until the shards"
+              + " are held again p50 / max %.2f / %.2f s (n = %d)",
+          rounds,
+          percentile(crashWaits, 50),
+          percentile(crashWaits, 99),
+          crashWaits.size(),
+          percentile(plannedWaits, 50),
+          plannedWaits.isEmpty() ? 0 : plannedWaits.getLast(),
+          plannedWaits.size());
+      say(
+          "admission during crashes: %d calls, %d failed; connections the round-robin could not"
+              + " place: %d",
+          admissionCalls, admissionFailures.size(), admission.unreachable());
+      assertThat(admissionFailures).as("admission calls that failed during a crash").isEmpty();
       churn(targets);
       awaitAllApplied(targets, audit, Duration.ofMinutes(3));
       assertTargetsPointAtTheServer(targets, url);
@@ -138,8 +167,10 @@ class OperatorFailoverChaosIT {
 
       // stop every replica (planned), let the watches catch up, then audit
       for (var id : new ArrayList<>(replicas.keySet())) {
+        admission.remove(admissionPorts.get(id));
         replicas.remove(id).terminate();
       }
+      removeAdmissionRegistration(); // nobody serves it now; config writes must not need it
       sync(audit, targets);
       assertThat(audit.broken()).isEmpty();
       var violations = audit.violations();
@@ -163,8 +194,10 @@ class OperatorFailoverChaosIT {
       assertThat(audit.violations()).singleElement().asString().contains(forged, "intruder/99");
       say("forged write by intruder/99: reported, and nothing else");
     } finally {
-      replicas.values().forEach(this::stopQuietly);
+      replicas.values().forEach(ReplicaProcess::terminate);
       webhook.terminate();
+      admission.close();
+      removeAdmissionRegistration();
       Files.createDirectories(logs);
       Files.write(logs.resolve("report.txt"), report);
     }
@@ -188,16 +221,30 @@ class OperatorFailoverChaosIT {
                 Integer.toString(clockOffsetSeconds),
                 "15",
                 "5000",
-                "10000"));
+                "10000",
+                "https://127.0.0.1:" + admission.port(),
+                webhookConfiguration));
     replicas.put(id, process);
-    opsPorts.put(id, process.awaitReady());
+    var ports = process.awaitPorts();
+    opsPorts.put(id, ports.main());
+    admissionPorts.put(id, ports.admission());
+    admission.add(ports.admission());
+  }
+
+  private void removeAdmissionRegistration() {
+    client
+        .admissionRegistration()
+        .v1()
+        .validatingWebhookConfigurations()
+        .withName(webhookConfiguration)
+        .delete();
   }
 
   /**
    * SIGKILL {@code victim}, then edit every config of its shards: each must be reconciled (status
    * for the new generation) by another replica within the crash bound, counted from the kill.
    */
-  private void crash(String victim, Map<String, String> targets, ChaosAudit audit)
+  private void crash(String victim, Map<String, String> targets, String server, ChaosAudit audit)
       throws Exception {
     var victimShards = shardsOf(victim, audit);
     var affected =
@@ -206,10 +253,25 @@ class OperatorFailoverChaosIT {
             .toList();
     long killed = System.nanoTime();
     replicas.get(victim).kill();
-    var generations = new HashMap<String, Long>();
-    for (var config : affected) {
-      generations.put(config, toggleReviewVersions(config));
+    admission.remove(admissionPorts.get(victim)); // the pod is no longer ready: out of the Service
+    var probe = new AdmissionProbe(client, targets.keySet().iterator().next(), server).start();
+    // every affected config changes at the kill (in parallel, as many clients would edit them)
+    var generations = new java.util.concurrent.ConcurrentHashMap<String, Long>();
+    try (var editors = Executors.newFixedThreadPool(8)) {
+      var edits = new ArrayList<java.util.concurrent.Future<?>>();
+      for (var config : affected) {
+        edits.add(
+            editors.submit(
+                () -> {
+                  generations.put(config, editThroughAdmission(config));
+                  return null;
+                }));
+      }
+      for (var edit : edits) {
+        edit.get();
+      }
     }
+    double edited = seconds(killed);
     var waits = new ArrayList<Double>();
     long deadline = killed + Duration.ofSeconds(60).toNanos();
     for (var config : affected) {
@@ -228,13 +290,24 @@ class OperatorFailoverChaosIT {
         Thread.sleep(50); // polling the audit's view of a real apiserver
       }
     }
-    Collections.sort(waits);
+    probe.close();
+    admissionCalls += affected.size() + probe.allowed() + probe.denied() + probe.failed();
+    admissionFailures.addAll(probe.samples());
     say(
-        "crash of %s (SIGKILL, %d shards): %d affected configs edited and reconciled by their new"
-            + " owners, p50 / p99 / max %.1f / %.1f / %.1f s",
+        "admission during the crash of %s, through the round-robin over the other replicas: %d"
+            + " config edits, %d dry-run creates allowed, %d denied as expected, %d failed",
+        victim, affected.size(), probe.allowed(), probe.denied(), probe.failed());
+    assertThat(probe.failed()).as("failed admission calls: %s", probe.samples()).isZero();
+    assertThat(probe.allowed() + probe.denied()).as("admission calls answered").isPositive();
+    Collections.sort(waits);
+    crashWaits.addAll(waits);
+    say(
+        "crash of %s (SIGKILL, %d shards): %d affected configs edited (all within %.1f s of the"
+            + " kill) and reconciled by their new owners, p50 / p99 / max %.1f / %.1f / %.1f s",
         victim,
         victimShards.size(),
         waits.size(),
+        edited,
         percentile(waits, 50),
         percentile(waits, 99),
         waits.getLast());
@@ -246,6 +319,7 @@ class OperatorFailoverChaosIT {
   private void plannedStop(String victim, ChaosAudit audit, boolean restart) throws Exception {
     var victimShards = shardsOf(victim, audit);
     long stopped = System.nanoTime();
+    admission.remove(admissionPorts.get(victim)); // a terminating pod leaves the Service first
     replicas.remove(victim).terminate();
     while (true) {
       var holders = audit.holders();
@@ -259,6 +333,7 @@ class OperatorFailoverChaosIT {
       Thread.sleep(20); // polling the audit's view of a real apiserver
     }
     double took = seconds(stopped);
+    plannedWaits.add(took);
     say(
         "%s of %s (SIGTERM, %d shards): held again by the others after %.2f s",
         restart ? "planned stop" : "scale-in", victim, victimShards.size(), took);
@@ -283,6 +358,26 @@ class OperatorFailoverChaosIT {
           .patch(
               PatchContext.of(PatchType.JSON),
               "[{\"op\":\"replace\",\"path\":\"/spec/conversion\",\"value\":{\"strategy\":\"None\"}}]");
+    }
+  }
+
+  /**
+   * {@link #toggleReviewVersions} through the admission webhook; a call the webhook failed to
+   * answer is counted (the run fails on it at the end) and the edit made again.
+   */
+  private long editThroughAdmission(String config) throws InterruptedException {
+    while (true) {
+      try {
+        return toggleReviewVersions(config);
+      } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+        if (!String.valueOf(e.getMessage()).contains("failed calling webhook")) {
+          throw e;
+        }
+        synchronized (admissionFailures) {
+          admissionFailures.add(config + ": " + e.getMessage());
+        }
+        Thread.sleep(100); // before the same edit again
+      }
     }
   }
 
@@ -463,14 +558,6 @@ class OperatorFailoverChaosIT {
     while (held(replica, audit) == 0) {
       assertThat(System.nanoTime()).as("%s holds shards", replica).isLessThan(deadline);
       Thread.sleep(50); // polling the audit's view of a real apiserver
-    }
-  }
-
-  private void stopQuietly(ReplicaProcess process) {
-    try {
-      process.terminate();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 

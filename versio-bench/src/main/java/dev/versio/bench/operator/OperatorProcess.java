@@ -277,7 +277,7 @@ public final class OperatorProcess {
   }
 
   /** Full collections until the heap in use stops falling; returns it. */
-  private static long liveHeap() {
+  static long liveHeap() {
     long last = Long.MAX_VALUE;
     for (int i = 0; i < 5; i++) {
       System.gc();

@@ -40,6 +40,7 @@ import picocli.CommandLine.Spec;
     footerHeading = "%nExample:%n",
     footer = {
       "  versio status --context prod -o json",
+      "  versio status --operator",
       "",
       "Exit codes: 0 shown, 2 bad flags or the cluster unreachable."
     })
@@ -52,6 +53,20 @@ public final class StatusCommand implements Callable<Integer> {
       paramLabel = "FORMAT",
       description = "table, json or yaml (default: ${DEFAULT-VALUE}).")
   OutputFormat output;
+
+  @Option(
+      names = "--operator",
+      description =
+          "Show the operator's replicas instead: members, shards held by each, shards without a"
+              + " live holder, and each replica's takeover resync backlog (from its Leases).")
+  boolean operator;
+
+  @Option(
+      names = "--operator-namespace",
+      defaultValue = "versio-system",
+      paramLabel = "NAME",
+      description = "Where the operator keeps its Leases (default: ${DEFAULT-VALUE}).")
+  String operatorNamespace;
 
   @Spec CommandSpec spec;
 
@@ -74,6 +89,9 @@ public final class StatusCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try (var client = cluster.client()) {
+      if (operator) {
+        return operatorStatus(client);
+      }
       var rows = rows(client);
       var out = spec.commandLine().getOut();
       if (output == OutputFormat.TABLE) {
@@ -83,6 +101,33 @@ public final class StatusCommand implements Callable<Integer> {
       }
       return 0;
     }
+  }
+
+  private int operatorStatus(KubernetesClient client) {
+    List<io.fabric8.kubernetes.api.model.coordination.v1.Lease> leases;
+    try {
+      leases =
+          client
+              .leases()
+              .inNamespace(operatorNamespace)
+              .withLabel("versio.dev/lease-group", "versio-operator")
+              .list()
+              .getItems();
+    } catch (KubernetesClientException e) {
+      throw new dev.versio.cli.offline.LoadError(
+          "cannot list the operator's Leases in namespace "
+              + operatorNamespace
+              + ": "
+              + ClusterErrors.describe(client.getMasterUrl().toString(), e));
+    }
+    var view = OperatorMembers.of(leases, java.time.Instant.now());
+    var out = spec.commandLine().getOut();
+    if (output == OutputFormat.TABLE) {
+      view.table(out, operatorNamespace);
+    } else {
+      Output.structured(out, view.json(), output == OutputFormat.YAML);
+    }
+    return 0;
   }
 
   private static List<Row> rows(KubernetesClient client) {

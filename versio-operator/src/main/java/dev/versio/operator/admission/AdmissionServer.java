@@ -2,6 +2,7 @@ package dev.versio.operator.admission;
 
 import dev.versio.api.tls.TlsPolicy;
 import dev.versio.operator.OperatorOptions;
+import dev.versio.operator.cluster.ClusterCache;
 import dev.versio.operator.tls.TlsMaterial;
 import dev.versio.operator.tls.TlsSecret;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -20,6 +21,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +41,7 @@ public final class AdmissionServer implements AutoCloseable {
   private static final String COMMON_NAME = "versio-operator-admission";
 
   private final KubernetesClient client;
+  private final Supplier<ClusterView> views;
   private final OperatorOptions options;
   private final TlsSecret secret;
   private final List<String> hosts;
@@ -48,8 +51,10 @@ public final class AdmissionServer implements AutoCloseable {
   private volatile boolean serving;
   private long refreshTimer = -1;
 
-  private AdmissionServer(KubernetesClient client, OperatorOptions options, Clock clock) {
+  private AdmissionServer(
+      KubernetesClient client, OperatorOptions options, Clock clock, Supplier<ClusterView> views) {
     this.client = Objects.requireNonNull(client, "client");
+    this.views = Objects.requireNonNull(views, "views");
     this.options = Objects.requireNonNull(options, "options");
     var admission =
         Objects.requireNonNull(
@@ -58,10 +63,28 @@ public final class AdmissionServer implements AutoCloseable {
     this.secret = new TlsSecret(client, options.namespace(), admission.tlsSecret(), clock);
   }
 
-  /** Ensures TLS material, listens, then registers the ValidatingWebhookConfiguration. */
+  /**
+   * Ensures TLS material, listens, then registers the ValidatingWebhookConfiguration; checks that
+   * read the cluster list from the apiserver on each request (for a webhook run on its own).
+   */
   public static AdmissionServer start(
       KubernetesClient client, OperatorOptions options, Clock clock) {
-    var server = new AdmissionServer(client, options, clock);
+    return start(client, options, clock, () -> new LiveClusterView(client));
+  }
+
+  /**
+   * The same, with checks that read the operator's synced informer {@code cache}: no list per
+   * request, so an admission call costs the same with 10 or 10,000 configs.
+   */
+  public static AdmissionServer start(
+      KubernetesClient client, OperatorOptions options, Clock clock, ClusterCache cache) {
+    var serialization = client.getKubernetesSerialization();
+    return start(client, options, clock, () -> new CachedClusterView(cache, serialization));
+  }
+
+  private static AdmissionServer start(
+      KubernetesClient client, OperatorOptions options, Clock clock, Supplier<ClusterView> views) {
+    var server = new AdmissionServer(client, options, clock, views);
     try {
       server.startUp();
       return server;
@@ -76,8 +99,7 @@ public final class AdmissionServer implements AutoCloseable {
     material = ensureTls();
     var processor =
         new AdmissionProcessor(
-            new ConfigValidator(options.crdSupport(), options.xrdSupport()),
-            () -> new LiveClusterView(client));
+            new ConfigValidator(options.crdSupport(), options.xrdSupport()), views);
     var endpoint = new AdmissionEndpoint(vertx, processor, AdmissionEndpoint.MAX_BODY_BYTES);
     var httpsOptions =
         new HttpServerOptions()

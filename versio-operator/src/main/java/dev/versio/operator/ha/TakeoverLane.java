@@ -23,10 +23,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The takeover resync of one replica: when it gains shards, the configs and servers of those shards
- * (from the informer caches) go to a low-priority lane, drained on its own thread at {@code
- * ratePerSecond} (for all kinds together) and only while no live event waits; each key drained is
- * handed to its controller's trigger, and its reconcile finds out whether anything needs writing
- * (nothing, after a clean hand-over: 0 writes). Queued keys of shards lost again are dropped.
+ * (from the informer caches) whose spec changed since their status was last written ({@code
+ * metadata.generation} above {@code status.observedGeneration}: a change the previous owner did not
+ * act on) are reconciled at once, as live work; the others go to a low-priority lane, drained on
+ * its own thread at {@code ratePerSecond} (for all kinds together) and only while no live event
+ * waits. Each key drained is handed to its controller's trigger, and its reconcile finds out
+ * whether anything needs writing (nothing, after a clean hand-over: 0 writes). Queued keys of
+ * shards lost again are dropped.
  */
 public final class TakeoverLane implements OwnershipListener, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TakeoverLane.class);
@@ -35,8 +38,14 @@ public final class TakeoverLane implements OwnershipListener, AutoCloseable {
   /** One object to resync: its kind (as registered) and name. */
   record Key(String kind, String name) {}
 
-  /** What the lane needs of one kind: the names in the cache and how to reconcile one. */
-  public record Source(Supplier<List<String>> names, Consumer<String> trigger) {}
+  /**
+   * What the lane needs of one kind: the names in the cache, which of them have a change not yet
+   * reconciled, and how to reconcile one.
+   */
+  public record Source(
+      Supplier<List<String>> names,
+      java.util.function.Predicate<String> changed,
+      Consumer<String> trigger) {}
 
   private final ShardGate gate;
   private final LiveEventWaits live;
@@ -81,19 +90,41 @@ public final class TakeoverLane implements OwnershipListener, AutoCloseable {
 
   @Override
   public void gained(Map<Integer, Long> epochs) {
+    resync(epochs, "gained");
+  }
+
+  /** Writes were refused for a while (a late renewal): events of that gap were filtered out. */
+  @Override
+  public void resumed(Map<Integer, Long> epochs) {
+    resync(epochs, "write permission back for");
+  }
+
+  private void resync(Map<Integer, Long> epochs, String why) {
     var keys = new ArrayList<Key>();
-    sources.forEach(
-        (kind, source) -> {
-          for (var name : source.names().get()) {
-            if (epochs.containsKey(gate.shardOf(ObjectKey.clusterScoped(name)))) {
-              keys.add(new Key(kind, name));
-            }
-          }
-        });
+    int changed = 0;
+    for (var entry : sources.entrySet()) {
+      var kind = entry.getKey();
+      var source = entry.getValue();
+      for (var name : source.names().get()) {
+        if (!epochs.containsKey(gate.shardOf(ObjectKey.clusterScoped(name)))) {
+          continue;
+        }
+        if (source.changed().test(name)) {
+          changed++;
+          live.arrived(kind, name);
+          source.trigger().accept(name);
+        } else {
+          keys.add(new Key(kind, name));
+        }
+      }
+    }
     queue.offerResync(keys);
     LOG.info(
-        "gained {} shard(s); {} object(s) queued for the paced takeover resync",
+        "{} {} shard(s): {} object(s) with an unreconciled change reconciled at once, {} queued"
+            + " for the paced takeover resync",
+        why,
         epochs.size(),
+        changed,
         keys.size());
   }
 

@@ -15,10 +15,12 @@ import java.util.concurrent.CountDownLatch;
 /**
  * One process of the operator chaos run, running the product's own code: {@code operator
  * <kubeconfig> <namespace> <replica-id> <clock-offset-seconds> <lease-seconds> <renew-ms>
- * <deadline-ms>} runs {@link VersioOperator} as {@code versio operator} does (without admission),
- * with its wall clock offset by the given seconds; {@code webhook <kubeconfig> <server> <cert-dir>}
- * runs a webhook-server replica as {@code versio webhook-server} does. Prints {@code READY <port>}
- * (the ops port, or the conversion port) once serving; SIGTERM is the planned stop.
+ * <deadline-ms> [<admission-url> <webhook-configuration>]} runs {@link VersioOperator} as {@code
+ * versio operator} does, with its wall clock offset by the given seconds, and serves admission on a
+ * free port when an admission URL (where the apiserver reaches the replicas) is given; {@code
+ * webhook <kubeconfig> <server> <cert-dir>} runs a webhook-server replica as {@code versio
+ * webhook-server} does. Prints {@code READY <port>...} (the ops port and the admission port, or the
+ * conversion port) once serving; SIGTERM is the planned stop.
  */
 public final class ReplicaMain {
   private ReplicaMain() {}
@@ -28,7 +30,7 @@ public final class ReplicaMain {
     var client = new KubernetesClientBuilder().withConfig(config).build();
     var stopped = new CountDownLatch(1);
     AutoCloseable running;
-    int port;
+    String ports;
     if (args[0].equals("operator")) {
       var clock = Clock.offset(Clock.systemUTC(), Duration.ofSeconds(Long.parseLong(args[4])));
       var coordination =
@@ -44,9 +46,22 @@ public final class ReplicaMain {
               .coordination(coordination)
               .gateRequeue(Duration.ofSeconds(2))
               .build();
+      if (args.length > 9) {
+        options =
+            options.withAdmission(
+                new OperatorOptions.Admission(
+                    0,
+                    java.net.URI.create(args[8]),
+                    null,
+                    443,
+                    "versio-operator-admission-tls",
+                    args[9]));
+      }
       var operator = VersioOperator.start(client, options, clock);
       running = operator;
-      port = operator.opsPort();
+      ports =
+          operator.opsPort()
+              + operator.admissionPort().stream().mapToObj(p -> " " + p).findFirst().orElse("");
     } else {
       var server =
           WebhookServer.start(
@@ -63,7 +78,7 @@ public final class ReplicaMain {
                   null),
               Clock.systemUTC());
       running = server;
-      port = server.conversionPort();
+      ports = Integer.toString(server.conversionPort());
     }
     Runtime.getRuntime()
         .addShutdownHook(
@@ -77,7 +92,7 @@ public final class ReplicaMain {
                   client.close();
                   stopped.countDown();
                 }));
-    System.out.println("READY " + port);
+    System.out.println("READY " + ports);
     System.out.flush();
     stopped.await();
   }

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The long chaos run of the operator (not part of the test run): real operator JVMs with offset
+# clocks and a webhook-server JVM on a real etcd + kube-apiserver, configs under churn, crashes
+# (SIGKILL), planned stops (SIGTERM), scale-out and scale-in, every write audited. CI runs one round
+# with 200 configs; this runs more. Figures: versio-operator/target/chaos/operator-*/report.txt.
+#   hack/chaos-operator.sh                                  # 5 rounds, 1000 configs
+#   hack/chaos-operator.sh -Dchaos.rounds=10 -Dchaos.configs=300 -Dchaos.seed=7
+set -Eeuo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+. hack/lib/java.sh
+hack/control-plane.sh
+mvn -B -Dstyle.color=never -q -DskipTests -Dspotless.check.skip=true -pl versio-operator -am install
+exec mvn -B -Dstyle.color=never -pl versio-operator verify \
+  -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=OperatorFailoverChaosIT \
+  -Dchaos.rounds=5 -Dchaos.configs=1000 "$@"
