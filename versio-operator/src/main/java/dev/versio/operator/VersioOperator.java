@@ -138,6 +138,9 @@ public final class VersioOperator implements AutoCloseable {
             waits,
             monotonic,
             coordination.takeoverResyncRate(),
+            // one reconcile thread stays free for live events where there are several
+            Math.max(1, options.reconcileThreads() - 1),
+            options.resyncInterval(),
             coordinationMetrics::queueWait);
     coordinationMetrics.resyncBacklog(takeover::backlog);
     // what versio status --operator shows of each replica, published with its renewals
@@ -189,6 +192,7 @@ public final class VersioOperator implements AutoCloseable {
               () -> cache.crdConfigs().stream().map(c -> c.getMetadata().getName()).toList(),
               name -> cache.crdConfig(name).map(VersioOperator::changeNotReconciled).orElse(false),
               name -> triggers.now(List.of(name))));
+      triggers.pacedThrough(name -> takeover.offer(ConfigKind.CRD.kind(), name));
     }
     if (options.xrdSupport()) {
       var triggers =
@@ -211,6 +215,7 @@ public final class VersioOperator implements AutoCloseable {
               () -> cache.xrdConfigs().stream().map(c -> c.getMetadata().getName()).toList(),
               name -> cache.xrdConfig(name).map(VersioOperator::changeNotReconciled).orElse(false),
               name -> triggers.now(List.of(name))));
+      triggers.pacedThrough(name -> takeover.offer(ConfigKind.XRD.kind(), name));
       cache.onXrdApiAvailable(() -> metrics.xrdApiAvailable(true));
     }
     // assignedConfigs (names and phases) follow every config change of either kind
@@ -345,9 +350,14 @@ public final class VersioOperator implements AutoCloseable {
       ClusterWriter writer,
       LiveEventWaits waits) {
     GenericFilter<P> owned = writer::mayWrite;
+    // arrivals are recorded only for owned objects: JOSDK may run these filters before the
+    // generic one, and an arrival whose event is then dropped would hold the takeover lane back
+    // and count as a wait when the object is reconciled later for another reason
     OnAddFilter<P> added =
         resource -> {
-          waits.arrived(resource.getKind(), resource.getMetadata().getName());
+          if (writer.mayWrite(resource)) {
+            waits.arrived(resource.getKind(), resource.getMetadata().getName());
+          }
           return true;
         };
     OnUpdateFilter<P> meaningful =
@@ -355,7 +365,9 @@ public final class VersioOperator implements AutoCloseable {
           if (!meaningfulChange(before, now)) {
             return false;
           }
-          waits.arrived(now.getKind(), now.getMetadata().getName());
+          if (writer.mayWrite(now)) {
+            waits.arrived(now.getKind(), now.getMetadata().getName());
+          }
           return true;
         };
     operator.register(
@@ -363,7 +375,9 @@ public final class VersioOperator implements AutoCloseable {
         o ->
             o.withName(name)
                 .withTriggerReconcilerOnAllEvents(true)
-                .withReconciliationMaxInterval(options.resyncInterval())
+                // the periodic self-check runs through the paced takeover lane instead, so
+                // that it never arrives as one burst in front of live events
+                .withReconciliationMaxInterval(null)
                 .withGenerationAware(false)
                 .withGenericFilter(owned)
                 .withOnAddFilter(added)

@@ -76,6 +76,11 @@ public final class ReconcileLanes<K> {
     return resync.size();
   }
 
+  /** Keys queued in either lane. */
+  public int backlog() {
+    return live.size() + resync.size();
+  }
+
   private Polled<K> take(LinkedHashMap<K, Instant> lane, Lane which) {
     var it = lane.entrySet().iterator();
     var first = it.next();

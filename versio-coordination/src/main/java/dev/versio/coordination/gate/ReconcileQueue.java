@@ -53,6 +53,16 @@ public final class ReconcileQueue<K> {
     }
   }
 
+  /** Keys queued in either lane. */
+  public int backlog() {
+    lock.lock();
+    try {
+      return lanes.backlog();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** The next key, waiting at most {@code timeout}; empty if none became ready in time. */
   public Optional<K> take(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();

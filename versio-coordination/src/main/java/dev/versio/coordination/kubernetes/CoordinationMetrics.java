@@ -2,6 +2,7 @@ package dev.versio.coordination.kubernetes;
 
 import dev.versio.coordination.gate.ReconcileLanes;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
@@ -52,9 +53,16 @@ public final class CoordinationMetrics {
         .record(waited);
   }
 
-  /** Registers the resync backlog of a consumer's queue. */
+  /**
+   * Registers the resync backlog of a consumer's queue. The gauge holds {@code backlog} strongly: a
+   * method reference passed here is referenced by nothing else, and a weakly held one would read
+   * NaN after the next collection.
+   */
   public void resyncBacklog(Supplier<Number> backlog) {
-    registry.gauge("versio.coordination.resync.backlog", backlog, s -> s.get().doubleValue());
+    Gauge.builder("versio.coordination.resync.backlog", backlog, s -> s.get().doubleValue())
+        .description("keys waiting in the takeover resync lane")
+        .strongReference(true)
+        .register(registry);
   }
 
   void leaseWrite(String kind, String outcome) {

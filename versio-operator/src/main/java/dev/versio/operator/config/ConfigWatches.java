@@ -54,17 +54,20 @@ public final class ConfigWatches<
   /** Subscribes to the cache. */
   public void register() {
     if (kind.xrd()) {
-      cache.onXrd((old, now, deleted) -> onTarget(now));
+      cache.onXrd((old, now, deleted) -> onTarget(old, now, deleted));
       cache.onXrdApiAvailable(() -> map("mapXrdApiToConfigs", () -> names(kind.all(cache)), false));
     } else {
-      cache.onCrd((old, now, deleted) -> onTarget(now));
+      cache.onCrd((old, now, deleted) -> onTarget(old, now, deleted));
     }
     cache.onServer(this::onServer);
     cache.onSecret(
         (old, now, deleted) -> map("mapSecretToAssignedConfigs", () -> configsOfSecret(now), true));
   }
 
-  private void onTarget(HasMetadata target) {
+  private void onTarget(HasMetadata old, HasMetadata target, boolean deleted) {
+    if (!deleted && ownWrite(old, target)) {
+      return; // the operator's own apply: the config that wrote it has seen it already
+    }
     var name = target.getMetadata().getName();
     map("mapTargetToConfigs", () -> names(kind.targeting(cache, name)), false);
   }
@@ -104,6 +107,28 @@ public final class ConfigWatches<
     }
     var views = cache.servers().stream().map(ServerView::of).toList();
     return ServerFanout.assignedTo(refs(), views, serverName);
+  }
+
+  /**
+   * Whether this update of a target is the operator's own write: the write stamp {@code
+   * versio.dev/written-by} changed with it, which only the operator's writes do (an edit by anyone
+   * else leaves the stamp as it was, so drift is still seen). The periodic self-check covers the
+   * rare event that folds a foreign change into the same update.
+   */
+  static boolean ownWrite(HasMetadata old, HasMetadata now) {
+    if (old == null || now == null) {
+      return false;
+    }
+    var before = stamp(old);
+    var after = stamp(now);
+    return after != null && !after.equals(before);
+  }
+
+  private static String stamp(HasMetadata object) {
+    var annotations = object.getMetadata().getAnnotations();
+    return annotations == null
+        ? null
+        : annotations.get(dev.versio.operator.write.WriteStamp.ANNOTATION);
   }
 
   /**

@@ -22,6 +22,7 @@ public final class ConfigTriggers<P extends HasMetadata>
   private final ScheduledExecutorService scheduler;
   private final double qps;
   private final Sink sink;
+  private volatile java.util.function.Consumer<String> pacedSink;
 
   /** Where triggered keys go (the JOSDK event handler, or a recorder in tests). */
   @FunctionalInterface
@@ -34,6 +35,7 @@ public final class ConfigTriggers<P extends HasMetadata>
     this.scheduler = scheduler;
     this.qps = qps;
     this.sink = this::handle;
+    this.pacedSink = sink::trigger;
   }
 
   /** A trigger that feeds {@code sink} instead of a controller (for tests of the mapping). */
@@ -42,6 +44,7 @@ public final class ConfigTriggers<P extends HasMetadata>
     this.scheduler = scheduler;
     this.qps = qps;
     this.sink = sink;
+    this.pacedSink = sink::trigger;
   }
 
   private volatile java.util.function.Function<String, java.util.Optional<? extends HasMetadata>>
@@ -76,17 +79,26 @@ public final class ConfigTriggers<P extends HasMetadata>
     new LinkedHashSet<>(names).forEach(sink::trigger);
   }
 
+  /**
+   * Hands the paced keys to {@code lane} instead of straight to the controller (the operator's
+   * takeover lane: behind live events, a bounded number in flight); call before the first event.
+   */
+  public void pacedThrough(java.util.function.Consumer<String> lane) {
+    this.pacedSink = java.util.Objects.requireNonNull(lane, "lane");
+  }
+
   /** Enqueues {@code names}, de-duplicated, spread at the configured rate. */
   public void paced(Collection<String> names) {
     var unique = new LinkedHashSet<>(names);
     var delays = FanoutSchedule.delays(unique.size(), qps);
+    var target = pacedSink;
     int i = 0;
     for (var name : unique) {
       var delay = delays.get(i++);
       if (delay.isZero()) {
-        sink.trigger(name);
+        target.accept(name);
       } else {
-        scheduler.schedule(() -> sink.trigger(name), delay.toNanos(), TimeUnit.NANOSECONDS);
+        scheduler.schedule(() -> target.accept(name), delay.toNanos(), TimeUnit.NANOSECONDS);
       }
     }
   }

@@ -4,8 +4,10 @@ import dev.versio.coordination.gate.ReconcileLanes;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
 
 /**
@@ -17,9 +19,16 @@ import java.util.function.BiConsumer;
 public final class LiveEventWaits {
   static final Duration STALE = Duration.ofSeconds(30);
 
+  /** Waits longer than this are logged, with the object, so that they can be explained. */
+  static final Duration SLOW = Duration.ofMillis(500);
+
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(LiveEventWaits.class);
+
   private final InstantSource clock;
   private final BiConsumer<ReconcileLanes.Lane, Duration> waited;
   private final Map<String, Instant> arrived = new ConcurrentHashMap<>();
+  private final List<BiConsumer<String, String>> finishedListeners = new CopyOnWriteArrayList<>();
 
   public LiveEventWaits(InstantSource clock, BiConsumer<ReconcileLanes.Lane, Duration> waited) {
     this.clock = clock;
@@ -35,7 +44,24 @@ public final class LiveEventWaits {
   public void started(String kind, String name) {
     var since = arrived.remove(kind + "/" + name);
     if (since != null) {
-      waited.accept(ReconcileLanes.Lane.LIVE, Duration.between(since, clock.instant()));
+      var wait = Duration.between(since, clock.instant());
+      waited.accept(ReconcileLanes.Lane.LIVE, wait);
+      if (wait.compareTo(SLOW) > 0) {
+        LOG.info(
+            "a live event of {} {} waited {} ms for its reconcile", kind, name, wait.toMillis());
+      }
+    }
+  }
+
+  /** Tells {@code listener} about every reconcile that {@link #finished}. */
+  public void onFinished(BiConsumer<String, String> listener) {
+    finishedListeners.add(listener);
+  }
+
+  /** A reconcile of {@code kind}/{@code name} returned (or threw). */
+  public void finished(String kind, String name) {
+    for (var listener : finishedListeners) {
+      listener.accept(kind, name);
     }
   }
 

@@ -58,7 +58,17 @@ public abstract class OwnedReconciler<P extends HasMetadata> implements Reconcil
 
   @Override
   public final UpdateControl<P> reconcile(P resource, Context<P> context) throws Exception {
-    waits.started(resource.getKind(), resource.getMetadata().getName());
+    var kind = resource.getKind();
+    var name = resource.getMetadata().getName();
+    waits.started(kind, name);
+    try {
+      return reconcileOwned(resource, context);
+    } finally {
+      waits.finished(kind, name);
+    }
+  }
+
+  private UpdateControl<P> reconcileOwned(P resource, Context<P> context) throws Exception {
     if (context.isPrimaryResourceDeleted() || !writer.mayWrite(resource)) {
       return UpdateControl.noUpdate();
     }

@@ -94,6 +94,9 @@ public final class OperatorMetrics {
             .description("Configs in each phase, from this replica's cache")
             .tag("config_kind", kind.getKey())
             .tag("phase", phase.text())
+            // held strongly: the suppliers are lambdas nothing else references, and a weakly held
+            // one reads NaN after the next collection
+            .strongReference(true)
             .register(registry);
       }
     }

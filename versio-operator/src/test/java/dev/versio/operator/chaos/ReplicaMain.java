@@ -15,12 +15,12 @@ import java.util.concurrent.CountDownLatch;
 /**
  * One process of the operator chaos run, running the product's own code: {@code operator
  * <kubeconfig> <namespace> <replica-id> <clock-offset-seconds> <lease-seconds> <renew-ms>
- * <deadline-ms> [<admission-url> <webhook-configuration>]} runs {@link VersioOperator} as {@code
- * versio operator} does, with its wall clock offset by the given seconds, and serves admission on a
- * free port when an admission URL (where the apiserver reaches the replicas) is given; {@code
- * webhook <kubeconfig> <server> <cert-dir>} runs a webhook-server replica as {@code versio
- * webhook-server} does. Prints {@code READY <port>...} (the ops port and the admission port, or the
- * conversion port) once serving; SIGTERM is the planned stop.
+ * <deadline-ms> <reconcile-threads> [<admission-url> <webhook-configuration>]} runs {@link
+ * VersioOperator} as {@code versio operator} does, with its wall clock offset by the given seconds,
+ * and serves admission on a free port when an admission URL (where the apiserver reaches the
+ * replicas) is given; {@code webhook <kubeconfig> <server> <cert-dir>} runs a webhook-server
+ * replica as {@code versio webhook-server} does. Prints {@code READY <port>...} (the ops port and
+ * the admission port, or the conversion port) once serving; SIGTERM is the planned stop.
  */
 public final class ReplicaMain {
   private ReplicaMain() {}
@@ -45,17 +45,18 @@ public final class ReplicaMain {
           OperatorOptions.defaults(args[2]).toBuilder()
               .coordination(coordination)
               .gateRequeue(Duration.ofSeconds(2))
+              .reconcileThreads(Integer.parseInt(args[8]))
               .build();
-      if (args.length > 9) {
+      if (args.length > 10) {
         options =
             options.withAdmission(
                 new OperatorOptions.Admission(
                     0,
-                    java.net.URI.create(args[8]),
+                    java.net.URI.create(args[9]),
                     null,
                     443,
                     "versio-operator-admission-tls",
-                    args[9]));
+                    args[10]));
       }
       var operator = VersioOperator.start(client, options, clock);
       running = operator;
