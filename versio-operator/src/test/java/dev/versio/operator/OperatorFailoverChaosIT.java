@@ -137,7 +137,9 @@ class OperatorFailoverChaosIT {
       start("op-1", -10);
       start("op-2", 0);
       start("op-3", 10);
-      awaitAllApplied(targets, audit, Duration.ofMinutes(4));
+      // a cold start reconciles every config once, one at a time per replica
+      awaitAllApplied(
+          targets, audit, Duration.ofMinutes(4).plus(Duration.ofMillis(150L * configs)));
       say(
           "%d replicas started; all %d configs Applied after %.1f s",
           REPLICAS, configs, seconds(started));
@@ -574,17 +576,8 @@ class OperatorFailoverChaosIT {
   /** The sum of {@code metric} (with {@code labels}) over the /metrics of the given replicas. */
   private double sumOver(List<String> ids, String metric, String... labels) throws Exception {
     double total = 0;
-    try (var http = HttpClient.newHttpClient()) {
-      for (var id : ids) {
-        var body =
-            http.send(
-                    HttpRequest.newBuilder(
-                            URI.create("http://127.0.0.1:" + opsPorts.get(id) + "/metrics"))
-                        .build(),
-                    HttpResponse.BodyHandlers.ofString())
-                .body();
-        total += sum(body, metric, labels);
-      }
+    for (var id : ids) {
+      total += sum(metricsOf(id), metric, labels);
     }
     return total;
   }
@@ -692,37 +685,27 @@ class OperatorFailoverChaosIT {
    * s; they must have been measured at all), reconciles started, writes, heap in use.
    */
   private void replicaFigures() throws Exception {
-    try (var http = HttpClient.newHttpClient()) {
-      for (var id : replicas.keySet()) {
-        var body =
-            http.send(
-                    HttpRequest.newBuilder(
-                            URI.create("http://127.0.0.1:" + opsPorts.get(id) + "/metrics"))
-                        .build(),
-                    HttpResponse.BodyHandlers.ofString())
-                .body();
-        // over the whole run: the cumulative histogram, not the summary's rolling window
-        double p99 =
-            p99Bound(body, "versio_coordination_queue_wait_seconds_bucket", "lane=\"live\"");
-        double live = sum(body, "versio_coordination_queue_wait_seconds_count", "lane=\"live\"");
-        double resync =
-            sum(body, "versio_coordination_queue_wait_seconds_count", "lane=\"resync\"");
-        say(
-            "%s: live events' queue wait since its start p99 ≤ %.1f ms over %.0f live events (%.0f resync keys);"
-                + " %.0f reconciles started, %.0f writes (%.0f status, %.0f apply, %.0f finalizer,"
-                + " %.0f event), heap in use %.0f MiB",
-            id,
-            p99 * 1000,
-            live,
-            resync,
-            sum(body, "reconciliations_started_total"),
-            sum(body, "versio_operator_writes_total"),
-            sum(body, "versio_operator_writes_total", "kind=\"status\""),
-            sum(body, "versio_operator_writes_total", "kind=\"apply\""),
-            sum(body, "versio_operator_writes_total", "kind=\"finalizer\""),
-            sum(body, "versio_operator_writes_total", "kind=\"event\""),
-            sum(body, "jvm_memory_used_bytes", "area=\"heap\"") / (1 << 20));
-      }
+    for (var id : replicas.keySet()) {
+      var body = metricsOf(id);
+      // over the whole run: the cumulative histogram, not the summary's rolling window
+      double p99 = p99Bound(body, "versio_coordination_queue_wait_seconds_bucket", "lane=\"live\"");
+      double live = sum(body, "versio_coordination_queue_wait_seconds_count", "lane=\"live\"");
+      double resync = sum(body, "versio_coordination_queue_wait_seconds_count", "lane=\"resync\"");
+      say(
+          "%s: live events' queue wait since its start p99 ≤ %.1f ms over %.0f live events (%.0f resync keys);"
+              + " %.0f reconciles started, %.0f writes (%.0f status, %.0f apply, %.0f finalizer,"
+              + " %.0f event), heap in use %.0f MiB",
+          id,
+          p99 * 1000,
+          live,
+          resync,
+          sum(body, "reconciliations_started_total"),
+          sum(body, "versio_operator_writes_total"),
+          sum(body, "versio_operator_writes_total", "kind=\"status\""),
+          sum(body, "versio_operator_writes_total", "kind=\"apply\""),
+          sum(body, "versio_operator_writes_total", "kind=\"finalizer\""),
+          sum(body, "versio_operator_writes_total", "kind=\"event\""),
+          sum(body, "jvm_memory_used_bytes", "area=\"heap\"") / (1 << 20));
     }
   }
 

@@ -43,16 +43,20 @@ public final class ConfigCacheHeap {
         create(client, created, count);
         created = count;
         var perConfig = new ArrayList<Double>();
+        // one baseline per count, taken before any informer of this count: an informer closed a
+        // moment ago may still be reachable (its last list in flight), which would read low
+        long baseline = liveHeap();
         for (int run = 0; run < 3; run++) {
-          long before = liveHeap();
           var informer = client.resources(CRDConversionConfig.class).inform();
           if (informer.getStore().list().size() != count) {
             throw new IllegalStateException(
                 "informer holds " + informer.getStore().list().size() + ", expected " + count);
           }
           long after = liveHeap();
-          perConfig.add((after - before) / (double) count);
+          perConfig.add((after - baseline) / (double) count);
           informer.close();
+          informer = null;
+          liveHeap(); // let the closed informer go before the next one
         }
         perConfig.sort(Double::compare);
         System.out.printf(
