@@ -273,6 +273,7 @@ public final class LeaseCoordinator implements ShardGate, AutoCloseable {
     if (member.due()) {
       member.renew();
       if (ownership.takeResumed()) {
+        publish(); // the gate must answer yes before the listeners resync, or it refuses again
         notifier.resumed(ownership.owned());
       }
     }
