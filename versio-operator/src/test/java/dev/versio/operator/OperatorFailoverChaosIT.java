@@ -25,6 +25,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -69,6 +70,7 @@ class OperatorFailoverChaosIT {
   private final Map<String, ReplicaProcess> replicas = new LinkedHashMap<>();
   private final Map<String, Integer> opsPorts = new HashMap<>();
   private final Map<String, Integer> admissionPorts = new HashMap<>();
+  private final HttpClient http = HttpClient.newHttpClient();
   private final List<String> admissionFailures = new ArrayList<>();
   private long admissionCalls;
   private double resyncWrites;
@@ -217,6 +219,7 @@ class OperatorFailoverChaosIT {
       replicas.values().forEach(ReplicaProcess::terminate);
       webhook.terminate();
       admission.close();
+      http.close();
       removeAdmissionRegistration();
       Files.createDirectories(logs);
       Files.write(logs.resolve("report.txt"), report);
@@ -389,15 +392,16 @@ class OperatorFailoverChaosIT {
     // nothing needed writing (the cluster was quiet): the takeover resync must write nothing
     long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
     while (true) {
+      var now = scrape(survivors);
       double resynced =
-          sumOver(survivors, "versio_coordination_queue_wait_seconds_count", "lane=\"resync\"")
+          sumAcross(now, "versio_coordination_queue_wait_seconds_count", "lane=\"resync\"")
               - resyncedBefore;
       double finished =
-          sumOver(survivors, "reconciliations_execution_duration_seconds_count") - finishedBefore;
+          sumAcross(now, "reconciliations_execution_duration_seconds_count") - finishedBefore;
       if (resynced >= objects
           && finished >= objects
-          && sumOver(survivors, "versio_coordination_resync_backlog") == 0
-          && sumOver(survivors, "reconciliations_active") == 0) {
+          && sumAcross(now, "versio_coordination_resync_backlog") == 0
+          && sumAcross(now, "reconciliations_active") == 0) {
         break;
       }
       assertThat(System.nanoTime())
@@ -435,14 +439,11 @@ class OperatorFailoverChaosIT {
   }
 
   private String metricsOf(String id) throws Exception {
-    try (var http = HttpClient.newHttpClient()) {
-      return http.send(
-              HttpRequest.newBuilder(
-                      URI.create("http://127.0.0.1:" + opsPorts.get(id) + "/metrics"))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString())
-          .body();
-    }
+    return http.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + opsPorts.get(id) + "/metrics"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
   }
 
   /**
@@ -542,6 +543,18 @@ class OperatorFailoverChaosIT {
     }
   }
 
+  private io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceConversion conversionOf(
+      String crd) {
+    return client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .withName(crd)
+        .get()
+        .getSpec()
+        .getConversion();
+  }
+
   /** Every config Applied at its generation and every target pointing at the webhook server. */
   private void awaitQuiet(Map<String, String> targets, String url, ChaosAudit audit)
       throws InterruptedException {
@@ -552,15 +565,7 @@ class OperatorFailoverChaosIT {
           targets.keySet().stream()
               .filter(
                   crd -> {
-                    var conversion =
-                        client
-                            .apiextensions()
-                            .v1()
-                            .customResourceDefinitions()
-                            .withName(crd)
-                            .get()
-                            .getSpec()
-                            .getConversion();
+                    var conversion = conversionOf(crd);
                     return !"Webhook".equals(conversion.getStrategy())
                         || !conversion.getWebhook().getClientConfig().getUrl().startsWith(url);
                   })
@@ -575,11 +580,20 @@ class OperatorFailoverChaosIT {
 
   /** The sum of {@code metric} (with {@code labels}) over the /metrics of the given replicas. */
   private double sumOver(List<String> ids, String metric, String... labels) throws Exception {
-    double total = 0;
+    return sumAcross(scrape(ids), metric, labels);
+  }
+
+  /** The /metrics of each replica, read once. */
+  private List<String> scrape(List<String> ids) throws Exception {
+    var bodies = new ArrayList<String>();
     for (var id : ids) {
-      total += sum(metricsOf(id), metric, labels);
+      bodies.add(metricsOf(id));
     }
-    return total;
+    return bodies;
+  }
+
+  private static double sumAcross(Collection<String> bodies, String metric, String... labels) {
+    return bodies.stream().mapToDouble(body -> sum(body, metric, labels)).sum();
   }
 
   /** Rule edits of a few configs and a few targets drifting back to strategy None. */
@@ -663,15 +677,7 @@ class OperatorFailoverChaosIT {
 
   private void assertTargetsPointAtTheServer(Map<String, String> targets, String url) {
     for (var crdName : targets.keySet()) {
-      var conversion =
-          client
-              .apiextensions()
-              .v1()
-              .customResourceDefinitions()
-              .withName(crdName)
-              .get()
-              .getSpec()
-              .getConversion();
+      var conversion = conversionOf(crdName);
       assertThat(conversion.getStrategy()).as(crdName).isEqualTo("Webhook");
       assertThat(conversion.getWebhook().getClientConfig().getUrl())
           .as(crdName)

@@ -154,54 +154,49 @@ public final class TakeoverLane implements OwnershipListener, AutoCloseable {
 
   /** Queues every object this replica owns now for a re-check (the periodic self-check). */
   void selfCheck() {
-    var keys = new ArrayList<Key>();
-    int changedCount = 0;
-    for (var entry : sources.entrySet()) {
-      for (var name : entry.getValue().names().get()) {
-        if (!gate.owns(ObjectKey.clusterScoped(name))) {
-          continue;
-        }
-        if (entry.getValue().changed().test(name)) {
-          changedCount++;
-          queue.offerLive(new Key(entry.getKey(), name));
-        } else {
-          keys.add(new Key(entry.getKey(), name));
-        }
-      }
-    }
-    queue.offerResync(keys);
+    var queued = queue(name -> gate.owns(ObjectKey.clusterScoped(name)));
     LOG.debug(
         "periodic self-check: {} owned object(s) with an unreconciled change first, {} paced",
-        changedCount,
-        keys.size());
+        queued.changed(),
+        queued.paced());
   }
 
   private void resync(Map<Integer, Long> epochs, String why) {
-    var keys = new ArrayList<Key>();
-    int changedCount = 0;
-    for (var entry : sources.entrySet()) {
-      var kind = entry.getKey();
-      var source = entry.getValue();
-      for (var name : source.names().get()) {
-        if (!epochs.containsKey(gate.shardOf(ObjectKey.clusterScoped(name)))) {
-          continue;
-        }
-        if (source.changed().test(name)) {
-          changedCount++;
-          queue.offerLive(new Key(kind, name));
-        } else {
-          keys.add(new Key(kind, name));
-        }
-      }
-    }
-    queue.offerResync(keys);
+    var queued = queue(name -> epochs.containsKey(gate.shardOf(ObjectKey.clusterScoped(name))));
     LOG.info(
         "{} {} shard(s): {} object(s) with an unreconciled change go first, {} queued for the paced"
             + " takeover resync",
         why,
         epochs.size(),
-        changedCount,
-        keys.size());
+        queued.changed(),
+        queued.paced());
+  }
+
+  private record Queued(int changed, int paced) {}
+
+  /**
+   * Queues the cached objects {@code included} selects: those with an unreconciled change ahead,
+   * the others in the paced lane.
+   */
+  private Queued queue(java.util.function.Predicate<String> included) {
+    var paced = new ArrayList<Key>();
+    int changed = 0;
+    for (var entry : sources.entrySet()) {
+      var source = entry.getValue();
+      for (var name : source.names().get()) {
+        if (!included.test(name)) {
+          continue;
+        }
+        if (source.changed().test(name)) {
+          changed++;
+          queue.offerLive(new Key(entry.getKey(), name));
+        } else {
+          paced.add(new Key(entry.getKey(), name));
+        }
+      }
+    }
+    queue.offerResync(paced);
+    return new Queued(changed, paced.size());
   }
 
   @Override
