@@ -60,6 +60,14 @@ class OperatorFailoverChaosIT {
 
   private static final Duration PLANNED_BOUND = Duration.ofSeconds(2);
 
+  /**
+   * The issue's bound on live events' queue wait p99 during a takeover; {@code
+   * -Dchaos.liveBoundMillis} relaxes it where the edits at a kill alone outrun one replica's
+   * reconciles (1,000 configs on 2 cores), to collect the other figures.
+   */
+  private static final double LIVE_BOUND_SECONDS =
+      Long.getLong("chaos.liveBoundMillis", 1000) / 1000.0;
+
   private final int configs = Integer.getInteger("chaos.configs", 200);
   private final int rounds = Integer.getInteger("chaos.rounds", 1);
   private final int reconcileThreads = Integer.getInteger("chaos.reconcileThreads", 1);
@@ -303,7 +311,7 @@ class OperatorFailoverChaosIT {
     }
     double edited = seconds(killed);
     var waits = new ArrayList<Double>();
-    long deadline = killed + Duration.ofSeconds(60).toNanos();
+    long deadline = killed + Math.max(Duration.ofSeconds(60).toNanos(), 2 * CRASH_BOUND.toNanos());
     for (var config : affected) {
       while (true) {
         var seen = audit.seen(config);
@@ -536,7 +544,9 @@ class OperatorFailoverChaosIT {
           edits > 0 ? " (" + edits + " edits of the survivors' configs meanwhile)" : "",
           n,
           p99 * 1000);
-      assertThat(p99).as("live queue wait p99 of %s during %s", id, what).isLessThanOrEqualTo(1.0);
+      assertThat(p99)
+          .as("live queue wait p99 of %s during %s", id, what)
+          .isLessThanOrEqualTo(LIVE_BOUND_SECONDS);
     }
     if (edits > 0) {
       assertThat(all).as("live events measured during %s", what).isPositive();
