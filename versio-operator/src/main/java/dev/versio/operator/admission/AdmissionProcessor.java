@@ -36,14 +36,31 @@ public final class AdmissionProcessor {
   private final ConfigValidator configs;
   private final ServerValidator servers = new ServerValidator();
   private final Supplier<? extends ClusterView> cluster;
+  private final Supplier<? extends ClusterView> confirmDenials;
 
   /**
    * @param configs the config rules (knows which kinds are enabled)
    * @param cluster makes a view of the cluster for one request
    */
   public AdmissionProcessor(ConfigValidator configs, Supplier<? extends ClusterView> cluster) {
+    this(configs, cluster, null);
+  }
+
+  /**
+   * @param configs the config rules (knows which kinds are enabled)
+   * @param cluster makes a view of the cluster for one request (e.g. the informer caches)
+   * @param confirmDenials makes the view a denial is checked against again before it is answered
+   *     (the apiserver), or null: a cache can lag a write the same client made just before (set
+   *     {@code spec.default: false} on one server, then {@code true} on another), and a request
+   *     must not be refused for a state the cluster has already left
+   */
+  public AdmissionProcessor(
+      ConfigValidator configs,
+      Supplier<? extends ClusterView> cluster,
+      Supplier<? extends ClusterView> confirmDenials) {
     this.configs = Objects.requireNonNull(configs, "configs");
     this.cluster = Objects.requireNonNull(cluster, "cluster");
+    this.confirmDenials = confirmDenials;
   }
 
   /**
@@ -162,29 +179,17 @@ public final class AdmissionProcessor {
         return Verdict.allow();
       }
     }
-    var view = cluster.get();
     try {
-      return switch (webhook) {
-        case CRD_CONFIG ->
-            configs.validate(
-                AdmittedConfigKind.CRD,
-                name,
-                previousTarget(oldObject, "targetCRD"),
-                decode(object, CRDConversionConfig.class, self).getSpec(),
-                view);
-        case XRD_CONFIG ->
-            configs.validate(
-                AdmittedConfigKind.XRD,
-                name,
-                previousTarget(oldObject, "targetXRD"),
-                decode(object, XRDConversionConfig.class, self).getSpec(),
-                view);
-        case SERVER ->
-            "DELETE".equals(operation)
-                ? servers.validateDelete(
-                    decode(oldObject, ConversionWebhookServer.class, self), view)
-                : servers.validateWrite(decode(object, ConversionWebhookServer.class, self), view);
-      };
+      var verdict = validate(webhook, operation, name, self, object, oldObject, cluster.get());
+      if (verdict.allowed() || confirmDenials == null) {
+        return verdict;
+      }
+      var confirmed =
+          validate(webhook, operation, name, self, object, oldObject, confirmDenials.get());
+      if (confirmed.allowed()) {
+        LOG.debug("{}: denied from the cache, allowed by the apiserver's current state", self);
+      }
+      return confirmed;
     } catch (ClusterView.Unavailable e) {
       return Verdict.deny(
           self
@@ -195,6 +200,37 @@ public final class AdmissionProcessor {
     } catch (Undecodable e) {
       return Verdict.deny(e.getMessage());
     }
+  }
+
+  /** The validator's verdict on {@code object} against {@code view}. */
+  private Verdict validate(
+      WebhookRegistration.Webhook webhook,
+      String operation,
+      String name,
+      String self,
+      JsonNode object,
+      JsonNode oldObject,
+      ClusterView view) {
+    return switch (webhook) {
+      case CRD_CONFIG ->
+          configs.validate(
+              AdmittedConfigKind.CRD,
+              name,
+              previousTarget(oldObject, "targetCRD"),
+              decode(object, CRDConversionConfig.class, self).getSpec(),
+              view);
+      case XRD_CONFIG ->
+          configs.validate(
+              AdmittedConfigKind.XRD,
+              name,
+              previousTarget(oldObject, "targetXRD"),
+              decode(object, XRDConversionConfig.class, self).getSpec(),
+              view);
+      case SERVER ->
+          "DELETE".equals(operation)
+              ? servers.validateDelete(decode(oldObject, ConversionWebhookServer.class, self), view)
+              : servers.validateWrite(decode(object, ConversionWebhookServer.class, self), view);
+    };
   }
 
   /** The target name of the stored object on an UPDATE; null on CREATE. */

@@ -42,6 +42,7 @@ public final class AdmissionServer implements AutoCloseable {
 
   private final KubernetesClient client;
   private final Supplier<ClusterView> views;
+  private final Supplier<ClusterView> confirmDenials;
   private final OperatorOptions options;
   private final TlsSecret secret;
   private final List<String> hosts;
@@ -52,9 +53,14 @@ public final class AdmissionServer implements AutoCloseable {
   private long refreshTimer = -1;
 
   private AdmissionServer(
-      KubernetesClient client, OperatorOptions options, Clock clock, Supplier<ClusterView> views) {
+      KubernetesClient client,
+      OperatorOptions options,
+      Clock clock,
+      Supplier<ClusterView> views,
+      Supplier<ClusterView> confirmDenials) {
     this.client = Objects.requireNonNull(client, "client");
     this.views = Objects.requireNonNull(views, "views");
+    this.confirmDenials = confirmDenials;
     this.options = Objects.requireNonNull(options, "options");
     var admission =
         Objects.requireNonNull(
@@ -69,22 +75,32 @@ public final class AdmissionServer implements AutoCloseable {
    */
   public static AdmissionServer start(
       KubernetesClient client, OperatorOptions options, Clock clock) {
-    return start(client, options, clock, () -> new LiveClusterView(client));
+    return start(client, options, clock, () -> new LiveClusterView(client), null);
   }
 
   /**
    * The same, with checks that read the operator's synced informer {@code cache}: no list per
-   * request, so an admission call costs the same with 10 or 10,000 configs.
+   * request, so an admission call costs the same with 10 or 10,000 configs. A denial is checked
+   * against the apiserver before it is answered, since the cache can lag a write just made.
    */
   public static AdmissionServer start(
       KubernetesClient client, OperatorOptions options, Clock clock, ClusterCache cache) {
     var serialization = client.getKubernetesSerialization();
-    return start(client, options, clock, () -> new CachedClusterView(cache, serialization));
+    return start(
+        client,
+        options,
+        clock,
+        () -> new CachedClusterView(cache, serialization),
+        () -> new LiveClusterView(client));
   }
 
   private static AdmissionServer start(
-      KubernetesClient client, OperatorOptions options, Clock clock, Supplier<ClusterView> views) {
-    var server = new AdmissionServer(client, options, clock, views);
+      KubernetesClient client,
+      OperatorOptions options,
+      Clock clock,
+      Supplier<ClusterView> views,
+      Supplier<ClusterView> confirmDenials) {
+    var server = new AdmissionServer(client, options, clock, views, confirmDenials);
     try {
       server.startUp();
       return server;
@@ -99,7 +115,7 @@ public final class AdmissionServer implements AutoCloseable {
     material = ensureTls();
     var processor =
         new AdmissionProcessor(
-            new ConfigValidator(options.crdSupport(), options.xrdSupport()), views);
+            new ConfigValidator(options.crdSupport(), options.xrdSupport()), views, confirmDenials);
     var endpoint = new AdmissionEndpoint(vertx, processor, AdmissionEndpoint.MAX_BODY_BYTES);
     var httpsOptions =
         new HttpServerOptions()

@@ -103,6 +103,67 @@ class AdmissionProcessorTest {
   }
 
   @Test
+  void aDenialFromALaggingCacheIsCheckedAgainstTheApiserverAndAllowedWhenTheClusterMovedOn()
+      throws IOException {
+    // the cache still sees "old" as default; the apiserver has already stored its default: false
+    var cached = new FakeCluster().with(defaultServer("old"));
+    var live = new FakeCluster().with(FakeCluster.server("old"));
+    var confirming =
+        new AdmissionProcessor(new ConfigValidator(true, true), () -> cached, () -> live);
+
+    var outcome =
+        confirming.process(
+            SERVERS,
+            json.writeValueAsBytes(
+                review("ConversionWebhookServer", "UPDATE", defaultServer("new"), null)));
+
+    assertThat(json.readTree(outcome.body()).path("response").path("allowed").asBoolean())
+        .as(outcome.bodyText())
+        .isTrue();
+    assertThat(live.reads).as("reads of the apiserver for the denial").isPositive();
+  }
+
+  @Test
+  void aDenialTheApiserverConfirmsIsAnsweredWithItsMessageAndAnAllowedRequestReadsOnlyTheCache()
+      throws IOException {
+    var cached = new FakeCluster().with(defaultServer("old"));
+    var live = new FakeCluster().with(defaultServer("old"));
+    var confirming =
+        new AdmissionProcessor(new ConfigValidator(true, true), () -> cached, () -> live);
+
+    var denied =
+        json.readTree(
+                confirming
+                    .process(
+                        SERVERS,
+                        json.writeValueAsBytes(
+                            review(
+                                "ConversionWebhookServer", "CREATE", defaultServer("new"), null)))
+                    .body())
+            .path("response");
+    int liveReads = live.reads;
+    var allowed =
+        json.readTree(
+                confirming
+                    .process(
+                        SERVERS,
+                        json.writeValueAsBytes(
+                            review(
+                                "ConversionWebhookServer",
+                                "CREATE",
+                                FakeCluster.server("other"),
+                                null)))
+                    .body())
+            .path("response");
+
+    assertThat(denied.path("allowed").asBoolean()).isFalse();
+    assertThat(denied.path("status").path("message").asText())
+        .contains("ConversionWebhookServer/old is already the default");
+    assertThat(allowed.path("allowed").asBoolean()).isTrue();
+    assertThat(live.reads).as("apiserver reads for an allowed request").isEqualTo(liveReads);
+  }
+
+  @Test
   void aFailedClusterReadDeniesSayingTheCheckCouldNotBeMade() throws IOException {
     cluster.failing.add("list ConversionWebhookServers");
     var server = defaultServer("main");
