@@ -3,6 +3,7 @@ package dev.versio.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.versio.api.config.CRDConversionConfig;
+import dev.versio.api.server.ConversionWebhookServer;
 import dev.versio.coordination.shard.ObjectKey;
 import dev.versio.coordination.shard.ShardFunction;
 import dev.versio.operator.chaos.AdmissionProbe;
@@ -87,6 +88,11 @@ class OperatorFailoverChaosIT {
   private int resyncedObjects;
   private RoundRobinProxy admission;
   private String webhookConfiguration;
+  private final Map<String, String> urls = new HashMap<>(); // server -> its URL
+  private final java.util.Set<String> followsDefault = new java.util.HashSet<>(); // CRD names
+  private String defaultServer;
+  private String explicitServer;
+  private int flips;
   private final ShardFunction shards =
       new ShardFunction(OperatorOptions.Coordination.DEFAULT_SHARDS);
 
@@ -106,13 +112,22 @@ class OperatorFailoverChaosIT {
     OperatorFixture.installVersioCrds(client);
     var caBundle = OperatorFixture.writeCertificate(certs);
     var server = scope.name("chaos");
-    var webhook =
-        ReplicaProcess.start(
-            "webhook",
-            logs,
-            List.of("webhook", controlPlane.kubeconfig().toString(), server, certs.toString()));
+    var webhook = startWebhook("webhook", server, certs);
     var url = "https://127.0.0.1:" + webhook.awaitReady();
-    client.resource(OperatorFixture.urlServer(server, url, caBundle)).serverSideApply();
+    // a second server; a third of the configs name no server and follow the default, which the
+    // churn flips between the two, so that their targets move (verified handovers) under the chaos
+    var otherServer = scope.name("chaos-b");
+    var otherWebhook = startWebhook("webhook-b", otherServer, certs);
+    urls.put(server, url);
+    urls.put(otherServer, "https://127.0.0.1:" + otherWebhook.awaitReady());
+    var first = OperatorFixture.urlServer(server, url, caBundle);
+    first.getSpec().isDefault = true;
+    client.resource(first).serverSideApply();
+    client
+        .resource(OperatorFixture.urlServer(otherServer, urls.get(otherServer), caBundle))
+        .serverSideApply();
+    defaultServer = server;
+    explicitServer = server;
     admission = RoundRobinProxy.start();
     webhookConfiguration = scope.name("chaos-admission");
 
@@ -125,6 +140,9 @@ class OperatorFailoverChaosIT {
         var group = "c" + i + "." + scope.apiGroup();
         var crd = OperatorFixture.widgetCrd(group, "widgets", "Widget");
         targets.put(crd.getMetadata().getName(), "chaos-" + i + "-" + scope.suffix());
+        if (i % 3 == 0) {
+          followsDefault.add(crd.getMetadata().getName());
+        }
         futures.add(pool.submit(() -> create(crd)));
       }
       for (var future : futures) {
@@ -133,12 +151,17 @@ class OperatorFailoverChaosIT {
     }
     for (var entry : targets.entrySet()) {
       client
-          .resource(OperatorFixture.renameConfig(entry.getValue(), entry.getKey(), server))
+          .resource(
+              OperatorFixture.renameConfig(
+                  entry.getValue(),
+                  entry.getKey(),
+                  followsDefault.contains(entry.getKey()) ? null : server))
           .create();
     }
     say(
-        "fleet: %d CRDs and configs created in %.1f s; replicas run %d reconcile thread(s) each",
-        configs, seconds(created), reconcileThreads);
+        "fleet: %d CRDs and configs created in %.1f s (%d follow the default server); replicas run"
+            + " %d reconcile thread(s) each",
+        configs, seconds(created), followsDefault.size(), reconcileThreads);
 
     try (var audit =
         new ChaosAudit(
@@ -158,12 +181,12 @@ class OperatorFailoverChaosIT {
         churn(targets);
         crash("op-" + (1 + random.nextInt(REPLICAS)), targets, server, audit);
         churn(targets);
-        plannedStop("op-" + (1 + random.nextInt(REPLICAS)), targets, url, audit, true);
+        plannedStop("op-" + (1 + random.nextInt(REPLICAS)), targets, audit, true);
         start("op-4", 5);
         awaitHolding("op-4", audit, Duration.ofSeconds(30));
         say("scale-out: op-4 holds %d shards", held("op-4", audit));
         churn(targets);
-        plannedStop("op-4", targets, url, audit, false);
+        plannedStop("op-4", targets, audit, false);
       }
       Collections.sort(crashWaits);
       Collections.sort(plannedWaits);
@@ -192,7 +215,11 @@ class OperatorFailoverChaosIT {
           takeoverLiveEvents, takeoverLiveP99 * 1000);
       churn(targets);
       awaitAllApplied(targets, audit, Duration.ofMinutes(3));
-      assertTargetsPointAtTheServer(targets, url);
+      awaitQuiet(targets, audit);
+      assertTargetsPointAtTheirServers(targets);
+      say(
+          "default flips: %d, each moving the %d targets that follow the default",
+          flips, followsDefault.size());
       replicaFigures();
 
       // stop every replica (planned), let the watches catch up, then audit
@@ -226,12 +253,30 @@ class OperatorFailoverChaosIT {
     } finally {
       replicas.values().forEach(ReplicaProcess::terminate);
       webhook.terminate();
+      otherWebhook.terminate();
       admission.close();
       http.close();
       removeAdmissionRegistration();
       Files.createDirectories(logs);
       Files.write(logs.resolve("report.txt"), report);
     }
+  }
+
+  /**
+   * A webhook-server replica of {@code server} in its own JVM, publishing its served targets (the
+   * handover gate reads them) as the Pod {@code <server>-0} in the test namespace.
+   */
+  private ReplicaProcess startWebhook(String id, String server, Path certs) throws Exception {
+    return ReplicaProcess.start(
+        id,
+        logs,
+        List.of(
+            "webhook",
+            controlPlane.kubeconfig().toString(),
+            server,
+            certs.toString(),
+            namespace,
+            server + "-0"));
   }
 
   private void create(CustomResourceDefinition crd) {
@@ -359,9 +404,9 @@ class OperatorFailoverChaosIT {
 
   /** SIGTERM {@code victim}: its shards must be held by others within the planned bound. */
   private void plannedStop(
-      String victim, Map<String, String> targets, String url, ChaosAudit audit, boolean restart)
+      String victim, Map<String, String> targets, ChaosAudit audit, boolean restart)
       throws Exception {
-    awaitQuiet(targets, url, audit);
+    awaitQuiet(targets, audit);
     var victimShards = shardsOf(victim, audit);
     var survivors = new ArrayList<>(replicas.keySet());
     survivors.remove(victim);
@@ -565,27 +610,71 @@ class OperatorFailoverChaosIT {
         .getConversion();
   }
 
-  /** Every config Applied at its generation and every target pointing at the webhook server. */
-  private void awaitQuiet(Map<String, String> targets, String url, ChaosAudit audit)
+  /**
+   * Every config Applied at its generation, every target pointing at its server, and every server
+   * settled: its status lists exactly its configs, all Applied, and its replica serves exactly its
+   * targets (a target that moved away is served for the drain period, then dropped).
+   */
+  private void awaitQuiet(Map<String, String> targets, ChaosAudit audit)
       throws InterruptedException {
     awaitAllApplied(targets, audit, Duration.ofMinutes(3));
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
     while (true) {
       var drifted =
-          targets.keySet().stream()
-              .filter(
-                  crd -> {
-                    var conversion = conversionOf(crd);
-                    return !"Webhook".equals(conversion.getStrategy())
-                        || !conversion.getWebhook().getClientConfig().getUrl().startsWith(url);
-                  })
-              .toList();
-      if (drifted.isEmpty()) {
+          targets.keySet().stream().filter(crd -> !pointsAt(crd, urls.get(serverOf(crd)))).toList();
+      var unsettled = urls.keySet().stream().filter(s -> !settled(s, targets)).toList();
+      if (drifted.isEmpty() && unsettled.isEmpty()) {
         return;
       }
-      assertThat(System.nanoTime()).as("targets still drifted: %s", drifted).isLessThan(deadline);
+      assertThat(System.nanoTime())
+          .as("targets not at their server: %s; servers not settled: %s", drifted, unsettled)
+          .isLessThan(deadline);
       Thread.sleep(200); // polling a real apiserver
     }
+  }
+
+  /** The server a target's config resolves to: the default for those that name none. */
+  private String serverOf(String crd) {
+    return followsDefault.contains(crd) ? defaultServer : explicitServer;
+  }
+
+  private boolean pointsAt(String crd, String url) {
+    var conversion = conversionOf(crd);
+    return "Webhook".equals(conversion.getStrategy())
+        && conversion.getWebhook().getClientConfig().getUrl().startsWith(url + "/convert/");
+  }
+
+  private boolean settled(String server, Map<String, String> targets) {
+    var status = client.resources(ConversionWebhookServer.class).withName(server).get().getStatus();
+    var expected =
+        targets.keySet().stream()
+            .filter(crd -> serverOf(crd).equals(server))
+            .collect(java.util.stream.Collectors.toSet());
+    return status != null
+        && status.assignedConfigs.size() == expected.size()
+        && status.assignedConfigs.stream().allMatch(c -> "Applied".equals(c.phase))
+        && new java.util.HashSet<>(status.servedTargets).equals(expected);
+  }
+
+  /**
+   * Moves the default to the other server as a user would: {@code default: false} on the current
+   * one, then {@code true} on the other (one default at a time is all admission allows), each
+   * through the admission webhook. The targets that follow the default move (verified handovers).
+   */
+  private void flipDefault() {
+    var from = defaultServer;
+    var to = urls.keySet().stream().filter(s -> !s.equals(from)).findFirst().orElseThrow();
+    setDefault(from, false);
+    setDefault(to, true);
+    defaultServer = to;
+    flips++;
+  }
+
+  private void setDefault(String server, boolean value) {
+    client
+        .resources(ConversionWebhookServer.class)
+        .withName(server)
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"default\":" + value + "}}");
   }
 
   /** The sum of {@code metric} (with {@code labels}) over the /metrics of the given replicas. */
@@ -606,8 +695,12 @@ class OperatorFailoverChaosIT {
     return bodies.stream().mapToDouble(body -> sum(body, metric, labels)).sum();
   }
 
-  /** Rule edits of a few configs and a few targets drifting back to strategy None. */
+  /**
+   * Rule edits of a few configs, a few targets drifting back to strategy None, and the default
+   * server flipping to the other one.
+   */
   private void churn(Map<String, String> targets) {
+    flipDefault();
     var names = new ArrayList<>(targets.keySet());
     for (int i = 0; i < 10; i++) {
       toggleReviewVersions(targets.get(names.get(random.nextInt(names.size()))));
@@ -685,15 +778,16 @@ class OperatorFailoverChaosIT {
     }
   }
 
-  private void assertTargetsPointAtTheServer(Map<String, String> targets, String url) {
+  private void assertTargetsPointAtTheirServers(Map<String, String> targets) {
     for (var crdName : targets.keySet()) {
       var conversion = conversionOf(crdName);
       assertThat(conversion.getStrategy()).as(crdName).isEqualTo("Webhook");
       assertThat(conversion.getWebhook().getClientConfig().getUrl())
           .as(crdName)
-          .startsWith(url + "/convert/");
+          .startsWith(urls.get(serverOf(crdName)) + "/convert/");
     }
-    say("every target points at the webhook server (strategy Webhook, its URL)");
+    say(
+        "every target points at its server (strategy Webhook, the URL of the server it resolves to)");
   }
 
   /**

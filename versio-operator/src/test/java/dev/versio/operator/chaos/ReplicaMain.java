@@ -4,6 +4,8 @@ import dev.versio.operator.OperatorOptions;
 import dev.versio.operator.VersioOperator;
 import dev.versio.webhook.WebhookServer;
 import dev.versio.webhook.WebhookServerOptions;
+import dev.versio.webhook.served.ReplicaIdentity;
+import dev.versio.webhook.served.ServedTargetsPublication;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.nio.file.Files;
@@ -18,11 +20,20 @@ import java.util.concurrent.CountDownLatch;
  * <deadline-ms> <reconcile-threads> [<admission-url> <webhook-configuration>]} runs {@link
  * VersioOperator} as {@code versio operator} does, with its wall clock offset by the given seconds,
  * and serves admission on a free port when an admission URL (where the apiserver reaches the
- * replicas) is given; {@code webhook <kubeconfig> <server> <cert-dir>} runs a webhook-server
- * replica as {@code versio webhook-server} does. Prints {@code READY <port>...} (the ops port and
- * the admission port, or the conversion port) once serving; SIGTERM is the planned stop.
+ * replicas) is given; {@code webhook <kubeconfig> <server> <cert-dir> <namespace> <replica-name>}
+ * runs a webhook-server replica as {@code versio webhook-server} does (with a {@link
+ * #WEBHOOK_DRAIN} drain), publishing its served targets in that namespace. Prints {@code READY
+ * <port>...} (the ops port and the admission port, or the conversion port) once serving; SIGTERM is
+ * the planned stop.
  */
 public final class ReplicaMain {
+  /**
+   * How long a webhook replica keeps serving a target that moved away: shorter than the product's
+   * 30 s so that the run's quiet points (every target served only where it is assigned) come soon
+   * after a default flip.
+   */
+  static final Duration WEBHOOK_DRAIN = Duration.ofSeconds(3);
+
   private ReplicaMain() {}
 
   public static void main(String[] args) throws Exception {
@@ -68,16 +79,20 @@ public final class ReplicaMain {
           WebhookServer.start(
               client,
               new WebhookServerOptions(
-                  args[2],
-                  Path.of(args[3]),
-                  "127.0.0.1",
-                  0,
-                  0,
-                  Duration.ofMillis(500),
-                  WebhookServerOptions.DEFAULT_MAX_BODY_BYTES,
-                  2,
-                  null),
-              Clock.systemUTC());
+                      args[2],
+                      Path.of(args[3]),
+                      "127.0.0.1",
+                      0,
+                      0,
+                      Duration.ofMillis(500),
+                      WebhookServerOptions.DEFAULT_MAX_BODY_BYTES,
+                      2,
+                      null)
+                  .withDrain(WEBHOOK_DRAIN),
+              Clock.systemUTC(),
+              dev.versio.webhook.tracing.ReviewTracing.off(),
+              new ServedTargetsPublication(
+                  new ReplicaIdentity(args[5], null, args[4]), Duration.ofSeconds(1)));
       running = server;
       ports = Integer.toString(server.conversionPort());
     }
