@@ -3,12 +3,19 @@
 #   hack/bench.sh CompileBenchmark -prof gc          # one benchmark with allocation figures
 #   hack/bench.sh -f 1 -wi 3 -i 5                    # everything, 1 fork, 3 warm-ups, 5 iterations
 #   hack/bench.sh --retained-heap 200 1000           # live heap per compiled leaf
-#   hack/bench.sh --review-load 500 20 1 0 2 32      # webhook load: rate s objects padKiB http concurrency
+#   hack/bench.sh --review-load 500 20 1 0 2 32      # webhook load: rate s objects padKiB http max-in-flight [timeoutMs]
 #   hack/bench.sh --cold-start 1000 50 2             # initial compile of 1000 targets x 50 leaves
+#   hack/bench.sh --heap 64m --cold-start 1000 50 2  # the same with a container-sized heap (-Xmx64m)
 #   hack/bench.sh --shard-movement 1000 64 256      # rendezvous movement and balance per shard count
 #   hack/bench.sh --served-sizes 1000 10000 100000   # served-target Leases and characters per target
 #   hack/bench.sh --target-movement 10000 2 8        # targets moved when a server joins a pool of N
 set -Eeuo pipefail
+# --heap SIZE (first) sets the load, cold-start and retained-heap probes' -Xmx (defaults 1g, 2g, 2g)
+heap=
+if [ "${1:-}" = "--heap" ]; then
+  heap=${2:?--heap needs a size, e.g. --heap 64m}
+  shift 2
+fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 . hack/lib/java.sh
@@ -24,11 +31,11 @@ java=("$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow --enable-nativ
   -Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener)
 if [ "${1:-}" = "--review-load" ]; then
   shift
-  exec "${java[@]}" -Xmx1g -Dversio.examples=examples -cp "$cp" dev.versio.bench.webhook.ReviewLoad "$@"
+  exec "${java[@]}" "-Xmx${heap:-1g}" -Dversio.examples=examples -cp "$cp" dev.versio.bench.webhook.ReviewLoad "$@"
 fi
 if [ "${1:-}" = "--cold-start" ]; then
   shift
-  exec "${java[@]}" -Xmx2g -cp "$cp" dev.versio.bench.webhook.ColdStartProbe "$@"
+  exec "${java[@]}" "-Xmx${heap:-2g}" -cp "$cp" dev.versio.bench.webhook.ColdStartProbe "$@"
 fi
 if [ "${1:-}" = "--served-sizes" ]; then
   shift
@@ -44,6 +51,6 @@ if [ "${1:-}" = "--shard-movement" ]; then
 fi
 if [ "${1:-}" = "--retained-heap" ]; then
   shift
-  exec "${java[@]}" -Xmx2g -cp "$cp" dev.versio.bench.engine.RetainedHeapPerLeaf "$@"
+  exec "${java[@]}" "-Xmx${heap:-2g}" -cp "$cp" dev.versio.bench.engine.RetainedHeapPerLeaf "$@"
 fi
 exec "${java[@]}" -Dversio.examples="$root/examples" -cp "$cp" org.openjdk.jmh.Main "$@"

@@ -26,25 +26,26 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.Arrays;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A loopback load generator for the conversion endpoint: the real Vert.x HTTPS server with the
- * field-rename story's plan, driven by the JDK HTTP client over TLS at a fixed rate (open loop:
- * latency is measured from the scheduled send time, so a stall is not hidden) with a configurable
- * concurrency, HTTP/2 or HTTP/1.1 keep-alive. Prints reviews/s and p50/p99/p99.9, and the
- * in-process floor (Jackson parse + serialize of the same review).
+ * field-rename story's plan, driven by the JDK HTTP client over TLS as an {@link OpenLoop}: a fixed
+ * rate, latency from each request's scheduled send time (a stall is not hidden), at most {@code
+ * concurrency} requests in flight, a per-request timeout; a request that times out, fails or is
+ * unanswered at the end is an error with its cause, never a latency. Prints the achieved rates, the
+ * errors by cause, p50/p99/p99.9/max of the answered requests, the in-process floor (Jackson parse
+ * + serialize of the same review), and one {@code RESULT} line of JSON with all of it.
  *
  * <p>Usage: {@code ReviewLoad [rate=500] [seconds=20] [objects=1] [padKiB=0] [http=2|1.1]
- * [concurrency=32]}
+ * [concurrency=32] [timeoutMs=10000]}
  */
 public final class ReviewLoad {
+  private static final int WARM_UP_SECONDS = 5;
+
   private ReviewLoad() {}
 
   public static void main(String[] args) throws Exception {
@@ -57,6 +58,8 @@ public final class ReviewLoad {
             ? HttpClient.Version.HTTP_1_1
             : HttpClient.Version.HTTP_2;
     int concurrency = arg(args, 5, 32);
+    var timeout = Duration.ofMillis(arg(args, 6, 10_000));
+    var settings = new OpenLoop.Settings(rate, Duration.ofSeconds(seconds), concurrency, timeout);
 
     var registry = new Registry(Clock.systemUTC(), s -> {});
     registry.set("caches.example.com", storyRouter(), "crd/caches.example.com", "gen=1");
@@ -88,88 +91,104 @@ public final class ReviewLoad {
     var uri =
         URI.create("https://127.0.0.1:" + server.actualPort() + "/convert/caches.example.com");
     System.out.printf(
-        "review: %d object(s), %d bytes; %s; target %d req/s for %d s; concurrency %d%n",
-        objects, body.length, version, rate, seconds, concurrency);
-    System.out.printf(
-        "floor (Jackson parse + serialize in process): %.1f µs per review%n", floorMicros(body));
+        "review: %d object(s), %d bytes; %s; %d req/s for %d s; at most %d in flight; timeout %d"
+            + " ms%n",
+        objects, body.length, version, rate, seconds, concurrency, timeout.toMillis());
+    double floor = floorMicros(body);
+    System.out.printf("floor (Jackson parse + serialize in process): %.1f µs per review%n", floor);
 
-    var clientPool = Executors.newFixedThreadPool(concurrency);
-    var clients = new ArrayList<HttpClient>();
-    int connections = version == HttpClient.Version.HTTP_2 ? 1 : concurrency;
-    for (int i = 0; i < connections; i++) {
-      clients.add(
-          HttpClient.newBuilder()
-              .version(version)
-              .sslContext(ca.trustingContext())
-              .executor(clientPool)
-              .build());
-    }
-    runPhase(
-        clients, uri, body, rate, Math.min(5, seconds), new long[rate * 5 + 1], null); // warm-up
-    var latencies = new long[rate * seconds];
-    var errors = new AtomicInteger();
-    long started = System.nanoTime();
-    int sent = runPhase(clients, uri, body, rate, seconds, latencies, errors);
-    double elapsed = (System.nanoTime() - started) / 1e9;
-    var measured = Arrays.copyOf(latencies, sent);
-    Arrays.sort(measured);
+    var callbacks = Executors.newFixedThreadPool(4);
+    var client =
+        HttpClient.newBuilder()
+            .version(version)
+            .sslContext(ca.trustingContext())
+            .executor(callbacks)
+            .build();
+    var request =
+        HttpRequest.newBuilder(uri)
+            .header("Content-Type", "application/json")
+            .timeout(timeout)
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+            .build();
+    OpenLoop.Sender send =
+        i ->
+            client
+                .sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
+                .thenApply(HttpResponse::statusCode);
+    var warmUp =
+        OpenLoop.run(
+            new OpenLoop.Settings(
+                rate, Duration.ofSeconds(Math.min(WARM_UP_SECONDS, seconds)), concurrency, timeout),
+            send);
+    var result = OpenLoop.run(settings, send);
     System.out.printf(
-        "sent %d reviews in %.1f s = %.0f reviews/s; errors %d%n",
-        sent, elapsed, sent / elapsed, errors.get());
+        "warm-up: %d scheduled, %d answered, %d failed%n",
+        warmUp.scheduled(), warmUp.answered(), warmUp.failed());
     System.out.printf(
-        "latency p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, max %.2f ms%n",
-        pct(measured, 0.50),
-        pct(measured, 0.99),
-        pct(measured, 0.999),
-        measured[measured.length - 1] / 1e6);
-    clients.forEach(HttpClient::shutdownNow);
-    clientPool.shutdownNow();
+        "scheduled %d at %d/s: sent in %.1f s (%d sent more than 1 ms late), answered %d in %.1f s"
+            + " = %.0f/s; errors %d%s%n",
+        result.scheduled(),
+        rate,
+        result.sendSeconds(),
+        result.late(),
+        result.answered(),
+        result.wallSeconds(),
+        result.answeredPerSecond(),
+        result.failed(),
+        result.errors().isEmpty() ? "" : " " + result.errors());
+    System.out.printf(
+        "latency of answered requests from their scheduled send: p50 %.2f ms, p99 %.2f ms, p99.9"
+            + " %.2f ms, max %.2f ms%n",
+        result.latencyMillis(0.50),
+        result.latencyMillis(0.99),
+        result.latencyMillis(0.999),
+        result.latencyMillis(1.0));
+    System.out.println("RESULT " + resultJson(settings, objects, padKiB, version, floor, result));
+    client.shutdownNow();
+    callbacks.shutdownNow();
     vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
 
-  private static int runPhase(
-      List<HttpClient> clients,
-      URI uri,
-      byte[] body,
-      int rate,
-      int seconds,
-      long[] latencies,
-      AtomicInteger errors)
-      throws InterruptedException {
-    int total = rate * seconds;
-    long interval = 1_000_000_000L / rate;
-    long start = System.nanoTime();
-    var done = new CountDownLatch(total);
-    for (int i = 0; i < total; i++) {
-      long due = start + i * interval;
-      long wait = due - System.nanoTime();
-      if (wait > 0) {
-        TimeUnit.NANOSECONDS.sleep(wait); // pacing the open-loop load
-      }
-      int index = i;
-      var request =
-          HttpRequest.newBuilder(uri)
-              .header("Content-Type", "application/json")
-              .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-              .build();
-      clients
-          .get(i % clients.size())
-          .sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
-          .whenComplete(
-              (r, t) -> {
-                latencies[index] = System.nanoTime() - due;
-                if ((t != null || r.statusCode() != 200) && errors != null) {
-                  errors.incrementAndGet();
-                }
-                done.countDown();
-              });
-    }
-    done.await(60, TimeUnit.SECONDS);
-    return total;
-  }
-
-  private static double pct(long[] sorted, double p) {
-    return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)] / 1e6;
+  /** The run as one JSON object: parameters, rates, errors by cause, latency percentiles. */
+  static String resultJson(
+      OpenLoop.Settings settings,
+      int objects,
+      int padKiB,
+      HttpClient.Version version,
+      double floorMicros,
+      OpenLoop.Result result) {
+    var json = EngineJson.newMapper().createObjectNode();
+    json.put("objects", objects)
+        .put("padKiB", padKiB)
+        .put("http", version == HttpClient.Version.HTTP_2 ? "2" : "1.1")
+        .put("rate", settings.rate())
+        .put("seconds", settings.duration().toSeconds())
+        .put("maxInFlight", settings.maxInFlight())
+        .put("timeoutMs", settings.timeout().toMillis())
+        .put("floorMicros", Math.round(floorMicros * 10) / 10.0)
+        .put("scheduled", result.scheduled())
+        .put("answered", result.answered())
+        .put("failed", result.failed())
+        .put("late", result.late())
+        .put("answeredPerSecond", Math.round(result.answeredPerSecond() * 10) / 10.0);
+    var errors = json.putObject("errors");
+    result.errors().forEach(errors::put);
+    var latency = json.putObject("latencyMs");
+    var quantiles = new java.util.LinkedHashMap<String, Double>();
+    quantiles.put("p50", 0.50);
+    quantiles.put("p99", 0.99);
+    quantiles.put("p99.9", 0.999);
+    quantiles.put("max", 1.0);
+    quantiles.forEach(
+        (key, p) -> {
+          double value = result.latencyMillis(p);
+          if (Double.isNaN(value)) {
+            latency.putNull(key); // nothing answered
+          } else {
+            latency.put(key, Math.round(value * 100) / 100.0);
+          }
+        });
+    return json.toString();
   }
 
   private static double floorMicros(byte[] body) throws Exception {
