@@ -12,14 +12,7 @@ cd "$root"
 out=${1:?usage: hack/bench-review-load.sh <raw-output-file>}
 runs=${RUNS:-3}
 . hack/lib/java.sh
-log=versio-bench/target/bench-build.log
-mkdir -p versio-bench/target
-echo "building the benchmarks..." >&2
-mvn -B -Dstyle.color=never -q -DskipTests -Dspotless.check.skip=true -pl versio-bench -am install >"$log" 2>&1 \
-  || { tail -n 30 "$log" >&2; exit 2; }
-mvn -B -Dstyle.color=never -q -pl versio-bench dependency:build-classpath -Dmdep.outputFile=target/classpath.txt >>"$log" 2>&1 \
-  || { tail -n 30 "$log" >&2; exit 2; }
-cp="versio-bench/target/classes:$(cat versio-bench/target/classpath.txt)"
+. hack/lib/bench-classpath.sh
 java=("$JAVA_HOME/bin/java" -Xmx1g --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED
   -Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener -Dversio.examples=examples)
 rows=(

@@ -102,6 +102,17 @@ class AdmissionProcessorTest {
     }
   }
 
+  /** The response {@code processor} gives to a review of {@code server} ({@code operation}). */
+  private JsonNode serverResponse(AdmissionProcessor processor, String operation, Object server)
+      throws IOException {
+    var outcome =
+        processor.process(
+            SERVERS,
+            json.writeValueAsBytes(review("ConversionWebhookServer", operation, server, null)));
+    assertThat(outcome.status()).as(outcome.bodyText()).isEqualTo(200);
+    return json.readTree(outcome.body()).path("response");
+  }
+
   @Test
   void aDenialFromALaggingCacheIsCheckedAgainstTheApiserverAndAllowedWhenTheClusterMovedOn()
       throws IOException {
@@ -111,15 +122,9 @@ class AdmissionProcessorTest {
     var confirming =
         new AdmissionProcessor(new ConfigValidator(true, true), () -> cached, () -> live);
 
-    var outcome =
-        confirming.process(
-            SERVERS,
-            json.writeValueAsBytes(
-                review("ConversionWebhookServer", "UPDATE", defaultServer("new"), null)));
+    var response = serverResponse(confirming, "UPDATE", defaultServer("new"));
 
-    assertThat(json.readTree(outcome.body()).path("response").path("allowed").asBoolean())
-        .as(outcome.bodyText())
-        .isTrue();
+    assertThat(response.path("allowed").asBoolean()).as(response.toString()).isTrue();
     assertThat(live.reads).as("reads of the apiserver for the denial").isPositive();
   }
 
@@ -131,30 +136,9 @@ class AdmissionProcessorTest {
     var confirming =
         new AdmissionProcessor(new ConfigValidator(true, true), () -> cached, () -> live);
 
-    var denied =
-        json.readTree(
-                confirming
-                    .process(
-                        SERVERS,
-                        json.writeValueAsBytes(
-                            review(
-                                "ConversionWebhookServer", "CREATE", defaultServer("new"), null)))
-                    .body())
-            .path("response");
+    var denied = serverResponse(confirming, "CREATE", defaultServer("new"));
     int liveReads = live.reads;
-    var allowed =
-        json.readTree(
-                confirming
-                    .process(
-                        SERVERS,
-                        json.writeValueAsBytes(
-                            review(
-                                "ConversionWebhookServer",
-                                "CREATE",
-                                FakeCluster.server("other"),
-                                null)))
-                    .body())
-            .path("response");
+    var allowed = serverResponse(confirming, "CREATE", FakeCluster.server("other"));
 
     assertThat(denied.path("allowed").asBoolean()).isFalse();
     assertThat(denied.path("status").path("message").asText())
