@@ -71,7 +71,7 @@ class OperatorFailoverChaosIT {
 
   private final int configs = Integer.getInteger("chaos.configs", 200);
   private final int rounds = Integer.getInteger("chaos.rounds", 1);
-  private final int reconcileThreads = Integer.getInteger("chaos.reconcileThreads", 1);
+  private final int reconcileThreads = Integer.getInteger("chaos.reconcileThreads", 3);
   private final Random random = new Random(Long.getLong("chaos.seed", 20261201L));
   private final List<String> report = new ArrayList<>();
   private final List<Double> crashWaits = new ArrayList<>();
