@@ -178,7 +178,7 @@ class OperatorFailoverChaosIT {
           REPLICAS, configs, seconds(started));
 
       for (int round = 1; round <= rounds; round++) {
-        churn(targets, false); // see churn: no flip right before a crash
+        churn(targets, true); // the flip's handovers wait on their gate through the crash
         crash("op-" + (1 + random.nextInt(REPLICAS)), targets, server, audit);
         churn(targets, true);
         plannedStop("op-" + (1 + random.nextInt(REPLICAS)), targets, audit, true);
@@ -697,10 +697,9 @@ class OperatorFailoverChaosIT {
 
   /**
    * Rule edits of a few configs, a few targets drifting back to strategy None, and (with {@code
-   * flip}) the default server flipping to the other one. Not right before a crash: a flip starts a
-   * handover for every target that follows the default, and their gate re-checks (every {@code
-   * --gate-requeue}) run on the reconcile thread ahead of live events, which once pushed the
-   * live-wait p99 during the crash takeover to 1.4 s (docs/ha.md, limits).
+   * flip}) the default server flipping to the other one. A flip right before a crash leaves the
+   * crashed replica's moves waiting on the handover gate while its shards change hands: their
+   * re-checks (every {@code --gate-requeue}) pass through the takeover lane, behind live events.
    */
   private void churn(Map<String, String> targets, boolean flip) {
     if (flip) {

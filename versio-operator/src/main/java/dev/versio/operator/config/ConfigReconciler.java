@@ -141,7 +141,9 @@ public abstract class ConfigReconciler<
           kind.kind() + " " + config.getMetadata().getName() + ": " + run.revertError);
     }
     if (observation.outcome() instanceof Outcome.Waiting) {
-      return UpdateControl.<C>noUpdate().rescheduleAfter(options.gateRequeue());
+      // not a JOSDK reschedule: that timed reconcile would take a thread ahead of live events, and
+      // a default flip can leave many configs waiting on the handover gate at once
+      triggers.later(config.getMetadata().getName(), options.gateRequeue());
     }
     return UpdateControl.noUpdate();
   }

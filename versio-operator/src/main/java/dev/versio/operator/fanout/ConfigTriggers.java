@@ -8,8 +8,11 @@ import io.javaoperatorsdk.operator.processing.event.source.AbstractEventSource;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -23,6 +26,7 @@ public final class ConfigTriggers<P extends HasMetadata>
   private final double qps;
   private final Sink sink;
   private volatile java.util.function.Consumer<String> pacedSink;
+  private final Map<String, ScheduledFuture<?>> rechecks = new ConcurrentHashMap<>();
 
   /** Where triggered keys go (the JOSDK event handler, or a recorder in tests). */
   @FunctionalInterface
@@ -106,6 +110,35 @@ public final class ConfigTriggers<P extends HasMetadata>
   @Override
   public Set<HasMetadata> getSecondaryResources(P primary) {
     return Set.of();
+  }
+
+  /**
+   * Enqueues {@code name} once more after {@code delay}, through the same way as paced keys (the
+   * takeover lane, behind live events): a config waiting on a gate looks again without taking a
+   * reconcile thread ahead of live events, however many configs wait at once. A later call for the
+   * same name replaces the pending one, so a config has at most one re-check scheduled.
+   */
+  public void later(String name, Duration delay) {
+    java.util.Objects.requireNonNull(name, "name");
+    var pending = new java.util.concurrent.atomic.AtomicReference<ScheduledFuture<?>>();
+    var future =
+        scheduler.schedule(
+            () -> {
+              rechecks.remove(name, pending.get());
+              pacedSink.accept(name);
+            },
+            delay.toNanos(),
+            TimeUnit.NANOSECONDS);
+    pending.set(future);
+    var replaced = rechecks.put(name, future);
+    if (replaced != null) {
+      replaced.cancel(false);
+    }
+  }
+
+  /** Re-checks scheduled by {@link #later} and not yet run. */
+  public int pendingRechecks() {
+    return rechecks.size();
   }
 
   /** How long the last of {@code n} paced keys waits. */

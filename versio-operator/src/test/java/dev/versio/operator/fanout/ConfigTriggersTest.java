@@ -13,6 +13,7 @@ import java.util.concurrent.Delayed;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +21,8 @@ class ConfigTriggersTest {
   /** A scheduler that only records what it is asked to run later; the test runs it. */
   static final class RecordingScheduler extends AbstractExecutorService
       implements ScheduledExecutorService {
-    record Scheduled(Duration delay, Runnable task) implements ScheduledFuture<Void> {
+    record Scheduled(Duration delay, Runnable task, AtomicBoolean cancelled)
+        implements ScheduledFuture<Void> {
       @Override
       public long getDelay(TimeUnit unit) {
         return unit.convert(delay);
@@ -33,12 +35,12 @@ class ConfigTriggersTest {
 
       @Override
       public boolean cancel(boolean mayInterruptIfRunning) {
-        return false;
+        return cancelled.compareAndSet(false, true);
       }
 
       @Override
       public boolean isCancelled() {
-        return false;
+        return cancelled.get();
       }
 
       @Override
@@ -61,7 +63,8 @@ class ConfigTriggersTest {
 
     @Override
     public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
-      var entry = new Scheduled(Duration.of(delay, unit.toChronoUnit()), command);
+      var entry =
+          new Scheduled(Duration.of(delay, unit.toChronoUnit()), command, new AtomicBoolean());
       scheduled.add(entry);
       return entry;
     }
@@ -70,9 +73,10 @@ class ConfigTriggersTest {
       return scheduled.stream().map(Scheduled::delay).toList();
     }
 
-    /** Runs every recorded task in the order of its delay, as time passing would. */
+    /** Runs every recorded task not cancelled in the order of its delay, as time passing would. */
     void elapse() {
       scheduled.stream()
+          .filter(s -> !s.isCancelled())
           .sorted(Comparator.comparing(Scheduled::delay))
           .forEach(s -> s.task().run());
     }
@@ -196,5 +200,37 @@ class ConfigTriggersTest {
     triggers(10).paced(List.of("a", "a", "a", "b"));
 
     assertThat(scheduler.delays()).containsExactly(Duration.ofMillis(100));
+  }
+
+  @Test
+  void aConfigWaitingOnAGateIsLookedAtAgainThroughTheLaneAfterTheRequeueDelay() {
+    var lane = new ArrayList<String>();
+    var triggers = triggers(50);
+    triggers.pacedThrough(lane::add);
+
+    triggers.later("waiting", Duration.ofSeconds(2));
+
+    assertThat(scheduler.delays()).containsExactly(Duration.ofSeconds(2));
+    assertThat(lane).isEmpty();
+    scheduler.elapse();
+    assertThat(lane).containsExactly("waiting");
+    assertThat(triggered).as("never straight to the controller").isEmpty();
+    assertThat(triggers.pendingRechecks()).isZero();
+  }
+
+  @Test
+  void aNewerRecheckOfTheSameConfigReplacesThePendingOne() {
+    var lane = new ArrayList<String>();
+    var triggers = triggers(50);
+    triggers.pacedThrough(lane::add);
+
+    triggers.later("a", Duration.ofSeconds(2));
+    triggers.later("b", Duration.ofSeconds(2));
+    triggers.later("a", Duration.ofSeconds(2));
+
+    assertThat(triggers.pendingRechecks()).isEqualTo(2);
+    scheduler.elapse();
+    assertThat(lane).containsExactlyInAnyOrder("a", "b");
+    assertThat(triggers.pendingRechecks()).isZero();
   }
 }
