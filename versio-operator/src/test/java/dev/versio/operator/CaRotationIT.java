@@ -374,15 +374,7 @@ class CaRotationIT {
   }
 
   private WebhookClientConfig clientConfigOf(String crd) {
-    var conversion =
-        client
-            .apiextensions()
-            .v1()
-            .customResourceDefinitions()
-            .withName(crd)
-            .get()
-            .getSpec()
-            .getConversion();
+    var conversion = OperatorFixture.conversionOf(client, crd);
     return conversion == null || conversion.getWebhook() == null
         ? null
         : conversion.getWebhook().getClientConfig();

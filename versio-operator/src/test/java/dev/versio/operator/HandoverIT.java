@@ -67,15 +67,7 @@ class HandoverIT {
   }
 
   private static String conversionUrl(KubernetesClient client, String target) {
-    var conversion =
-        client
-            .apiextensions()
-            .v1()
-            .customResourceDefinitions()
-            .withName(target)
-            .get()
-            .getSpec()
-            .getConversion();
+    var conversion = OperatorFixture.conversionOf(client, target);
     return conversion.getWebhook() == null
         ? null
         : conversion.getWebhook().getClientConfig().getUrl();

@@ -47,15 +47,7 @@ class ManagedServerTlsIT {
   }
 
   private static String caBundleOf(KubernetesClient client, String crd) {
-    var conversion =
-        client
-            .apiextensions()
-            .v1()
-            .customResourceDefinitions()
-            .withName(crd)
-            .get()
-            .getSpec()
-            .getConversion();
+    var conversion = OperatorFixture.conversionOf(client, crd);
     return conversion.getWebhook() == null
         ? null
         : conversion.getWebhook().getClientConfig().getCaBundle();

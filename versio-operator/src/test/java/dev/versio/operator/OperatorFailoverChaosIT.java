@@ -598,18 +598,6 @@ class OperatorFailoverChaosIT {
     }
   }
 
-  private io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceConversion conversionOf(
-      String crd) {
-    return client
-        .apiextensions()
-        .v1()
-        .customResourceDefinitions()
-        .withName(crd)
-        .get()
-        .getSpec()
-        .getConversion();
-  }
-
   /**
    * Every config Applied at its generation, every target pointing at its server, and every server
    * settled: its status lists exactly its configs, all Applied, and its replica serves exactly its
@@ -639,7 +627,7 @@ class OperatorFailoverChaosIT {
   }
 
   private boolean pointsAt(String crd, String url) {
-    var conversion = conversionOf(crd);
+    var conversion = OperatorFixture.conversionOf(client, crd);
     return "Webhook".equals(conversion.getStrategy())
         && conversion.getWebhook().getClientConfig().getUrl().startsWith(url + "/convert/");
   }
@@ -784,7 +772,7 @@ class OperatorFailoverChaosIT {
 
   private void assertTargetsPointAtTheirServers(Map<String, String> targets) {
     for (var crdName : targets.keySet()) {
-      var conversion = conversionOf(crdName);
+      var conversion = OperatorFixture.conversionOf(client, crdName);
       assertThat(conversion.getStrategy()).as(crdName).isEqualTo("Webhook");
       assertThat(conversion.getWebhook().getClientConfig().getUrl())
           .as(crdName)

@@ -80,6 +80,19 @@ final class OperatorFixture {
   }
 
   /** Creates {@code namespace} unless it exists. */
+  /** The {@code spec.conversion} of CRD {@code crd} as stored now. */
+  static io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceConversion conversionOf(
+      KubernetesClient client, String crd) {
+    return client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .withName(crd)
+        .get()
+        .getSpec()
+        .getConversion();
+  }
+
   static void ensureNamespace(KubernetesClient client, String namespace) {
     client
         .namespaces()

@@ -98,15 +98,7 @@ class RevertFailedIT {
   }
 
   private static String strategy(KubernetesClient admin, String crd) {
-    return admin
-        .apiextensions()
-        .v1()
-        .customResourceDefinitions()
-        .withName(crd)
-        .get()
-        .getSpec()
-        .getConversion()
-        .getStrategy();
+    return OperatorFixture.conversionOf(admin, crd).getStrategy();
   }
 
   /** What the operator reads and writes, except patching CRDs. */
