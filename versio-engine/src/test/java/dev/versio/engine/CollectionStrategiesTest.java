@@ -83,6 +83,24 @@ class CollectionStrategiesTest {
         .isEqualTo(object("scopesText: 'a b'"));
   }
 
+  @Test
+  void listSplitTakesTheSeparatorAsLiteralTextAndKeepsEmptyParts() {
+    var target =
+        target("scopesText: {type: string}", "scopes: {type: array, items: {type: string}}");
+    var router =
+        router(
+            target,
+            spokeRules(
+                "- {strategy: ListSplit, listSplit: {hubPath: spec.scopesText, spokePath: spec.scopes, separator: '.|'}, acknowledgeLossy: true}"));
+    assertThat(router.convert(object("spec: {scopesText: 'a.|.|b.|'}"), "v2", "v1").path("spec"))
+        .isEqualTo(object("scopes: [a, '', b, '']"));
+    assertThat(router.convert(object("spec: {scopesText: 'a|b.c'}"), "v2", "v1").path("spec"))
+        .as("a regex would have split on '|' or '.'")
+        .isEqualTo(object("scopes: ['a|b.c']"));
+    assertThat(router.convert(object("spec: {scopesText: ''}"), "v2", "v1").path("spec"))
+        .isEqualTo(object("scopes: []"));
+  }
+
   private static final String ROUTES =
       """
       routes: {type: array, items: {type: object, properties: {name: {type: string}, port: {type: integer}}}}

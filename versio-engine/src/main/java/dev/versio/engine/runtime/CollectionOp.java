@@ -11,7 +11,6 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
 /** Ops that reshape collections: joined lists, arrays keyed into maps, renamed map keys. */
 public sealed interface CollectionOp extends Op {
@@ -43,6 +42,12 @@ public sealed interface CollectionOp extends Op {
   /** Splits a string into an array of {@code itemKind} ({@code ""} gives {@code []}). */
   record SplitList(FieldPath from, FieldPath to, String separator, LeafKind itemKind)
       implements CollectionOp {
+    public SplitList {
+      if (separator == null || separator.isEmpty()) {
+        throw new IllegalArgumentException("a list is split on a separator that is not empty");
+      }
+    }
+
     @Override
     public void apply(JsonNode input, ObjectNode output) {
       var value = Tree.get(input, from);
@@ -54,12 +59,21 @@ public sealed interface CollectionOp extends Op {
       }
       var array = EngineJson.nodes().arrayNode();
       if (!value.asText().isEmpty()) {
-        for (var part : value.asText().split(Pattern.quote(separator), -1)) {
-          array.add(
-              Coercion.to(itemKind, EngineJson.nodes().textNode(part), FractionalPolicy.ERROR));
+        // the separator is literal text: found by indexOf, never compiled into a regex per call
+        var text = value.asText();
+        int start = 0;
+        int at;
+        while ((at = text.indexOf(separator, start)) >= 0) {
+          array.add(part(text.substring(start, at)));
+          start = at + separator.length();
         }
+        array.add(part(text.substring(start)));
       }
       Tree.set(output, to, array);
+    }
+
+    private JsonNode part(String text) {
+      return Coercion.to(itemKind, EngineJson.nodes().textNode(text), FractionalPolicy.ERROR);
     }
   }
 
