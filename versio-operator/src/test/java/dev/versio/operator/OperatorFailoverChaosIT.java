@@ -845,25 +845,8 @@ class OperatorFailoverChaosIT {
     return buckets;
   }
 
-  /** The sum of the samples of {@code metric} whose labels contain every one of {@code labels}. */
   private static double sum(String exposition, String metric, String... labels) {
-    double total = 0;
-    for (var line : exposition.split("\n")) {
-      if (line.startsWith("#") || !line.startsWith(metric)) {
-        continue;
-      }
-      int brace = line.indexOf('{');
-      int space = line.lastIndexOf(' ');
-      var name = brace < 0 ? line.substring(0, space) : line.substring(0, brace);
-      if (!name.equals(metric)) {
-        continue;
-      }
-      var labelText = brace < 0 ? "" : line.substring(brace, line.indexOf('}') + 1);
-      if (java.util.Arrays.stream(labels).allMatch(labelText::contains)) {
-        total += Double.parseDouble(line.substring(space + 1));
-      }
-    }
-    return total;
+    return dev.versio.testkit.metrics.Exposition.sum(exposition, metric, labels);
   }
 
   private void sync(ChaosAudit audit, Map<String, String> targets) throws Exception {

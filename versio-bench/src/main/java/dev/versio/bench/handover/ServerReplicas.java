@@ -1,6 +1,7 @@
 package dev.versio.bench.handover;
 
 import dev.versio.bench.fleet.WebhookServerArgs;
+import dev.versio.testkit.metrics.Exposition;
 import dev.versio.testkit.process.LoopbackPorts;
 import dev.versio.testkit.process.ManagedProcess;
 import dev.versio.testkit.process.ProcessLedger;
@@ -21,7 +22,7 @@ import java.util.Map;
  * child JVM on its own port, all behind one {@link LoopbackBalancer}, whose address is the server's
  * URL. Replicas publish their served targets as their "pod" {@code <server>-<i>}.
  */
-final class ServerReplicas implements AutoCloseable {
+public final class ServerReplicas implements AutoCloseable {
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
 
   /** One replica process and its ports. */
@@ -41,7 +42,7 @@ final class ServerReplicas implements AutoCloseable {
    * Starts {@code count} replicas of {@code server} (Leases in {@code namespace}, TLS from {@code
    * tlsDir}, {@code drain} after a target is gone) and waits until every one is ready.
    */
-  static ServerReplicas start(
+  public static ServerReplicas start(
       String server,
       int count,
       String namespace,
@@ -108,7 +109,7 @@ final class ServerReplicas implements AutoCloseable {
   }
 
   /** The server's URL: its balancer. */
-  String url() {
+  public String url() {
     return "https://127.0.0.1:" + balancer.port();
   }
 
@@ -117,35 +118,40 @@ final class ServerReplicas implements AutoCloseable {
   }
 
   /** Connections the balancer gave each replica so far. */
-  List<Long> connectionsPerReplica() {
+  public List<Long> connectionsPerReplica() {
     return balancer.connectionsPerBackend();
   }
 
-  /** Conversion reviews each replica answered so far (its own metrics). */
-  List<Long> reviewsPerReplica() {
+  /** Conversion reviews each replica answered so far (its own metrics); -1 for one unreadable. */
+  public List<Long> reviewsPerReplica() {
+    return scrapes().stream()
+        .map(
+            body ->
+                body.isEmpty()
+                    ? -1L
+                    : (long)
+                        Exposition.sum(body, "versio_webhook_conversion_review_requests_total"))
+        .toList();
+  }
+
+  /** Each replica's {@code /metrics} now, in replica order; empty for one that did not answer. */
+  public List<String> scrapes() {
     var http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    var out = new ArrayList<Long>();
+    var out = new ArrayList<String>();
     for (var replica : replicas) {
-      long sum = 0;
       try {
-        var body =
+        out.add(
             http.send(
                     HttpRequest.newBuilder(opsUri(replica, "/metrics"))
                         .timeout(Duration.ofSeconds(5))
                         .build(),
                     HttpResponse.BodyHandlers.ofString())
-                .body();
-        for (var line : body.lines().toList()) {
-          if (line.startsWith("versio_webhook_conversion_review_requests_total")) {
-            sum += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-          }
-        }
-        out.add(sum);
+                .body());
       } catch (IOException e) {
-        out.add(-1L);
+        out.add("");
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        out.add(-1L);
+        out.add("");
       }
     }
     return out;
@@ -164,7 +170,7 @@ final class ServerReplicas implements AutoCloseable {
   }
 
   /** Replicas that exited, with their exit codes (empty while all run). */
-  List<String> exited() {
+  public List<String> exited() {
     return replicas.stream()
         .filter(r -> !r.process().isAlive())
         .map(r -> r.pod() + " exited with " + r.process().exitCodeOrNull())

@@ -150,13 +150,7 @@ final class ServerProcess implements AutoCloseable {
 
   /** The sum of every sample of {@code metric}. */
   static long sum(String scrape, String metric) {
-    long total = 0;
-    for (var line : scrape.lines().toList()) {
-      if (line.startsWith(metric + "{") || line.startsWith(metric + " ")) {
-        total += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-      }
-    }
-    return total;
+    return (long) dev.versio.testkit.metrics.Exposition.sum(scrape, metric);
   }
 
   /** Targets with a servable plan, by the replica's own gauge; -1 when it cannot be read. */

@@ -83,7 +83,7 @@ public final class ScaleRegressionCheck implements Callable<Integer> {
     return ScaleResult.parse(Files.readString(file), file.toString());
   }
 
-  static void print(RegressionCheck.Report report, PrintWriter out) {
+  public static void print(RegressionCheck.Report report, PrintWriter out) {
     report.skipped().ifPresent(reason -> out.println("comparison skipped: " + reason));
     if (!report.rows().isEmpty()) {
       out.println("| Measurement | Figure | Previous | Current | Ratio | |");
