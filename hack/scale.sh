@@ -30,7 +30,11 @@ fi
 mkdir -p "$(dirname "$out")"
 . hack/lib/bench-classpath.sh
 status=0
+raw=$(mktemp)
+trap 'rm -f "$raw"' EXIT
 "$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED \
   -Xmx2g -Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener \
-  -cp "$cp" dev.versio.bench.fleet.FleetScale "$@" 2>&1 | tee "${out%.json}.txt" || status=$?
+  -cp "$cp" dev.versio.bench.fleet.FleetScale "$@" 2>&1 | tee "$raw" || status=$?
+# the output kept next to the result, without this machine's temporary paths
+grep -v -E '^\s+(kubectl --kubeconfig|logs:)|logs kept in' "$raw" > "${out%.json}.txt" || true
 exit "$status"
