@@ -82,6 +82,15 @@ final class WebhookServerCommand implements Callable<Integer> {
 
   @Option(
       paramLabel = "N",
+      names = "--max-in-flight",
+      defaultValue = "256",
+      description =
+          "Reviews a replica holds at once; one more gets 429 with Retry-After at once instead of"
+              + " waiting in a queue (default: ${DEFAULT-VALUE}).")
+  int maxInFlight;
+
+  @Option(
+      paramLabel = "N",
       names = "--initial-sync-workers",
       description = "Threads of the initial compile (default: available processors).")
   Integer initialSyncWorkers;
@@ -201,7 +210,8 @@ final class WebhookServerCommand implements Callable<Integer> {
             configSelector,
             Durations.parse(drain),
             debugEndpoints,
-            metricsVersionLabels);
+            metricsVersionLabels,
+            maxInFlight);
     var stop = StopSignal.install(Duration.ofSeconds(30));
     var otlp =
         otlpTracesEndpoint == null

@@ -143,7 +143,12 @@ public final class WebhookServer implements AutoCloseable {
     var took = Duration.ofNanos(System.nanoTime() - started);
     var endpoint =
         new ConversionEndpoint(
-            vertx, new ReviewProcessor(registry), metrics, options.maxBodyBytes(), tracing);
+            vertx,
+            new ReviewProcessor(registry),
+            metrics,
+            options.maxBodyBytes(),
+            options.maxInFlight(),
+            tracing);
     var httpsOptions =
         ServingTls.apply(
             new HttpServerOptions()

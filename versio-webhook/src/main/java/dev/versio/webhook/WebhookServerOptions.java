@@ -35,7 +35,8 @@ public record WebhookServerOptions(
     String configLabelSelector,
     Duration drain,
     boolean debugEndpoints,
-    boolean metricsVersionLabels) {
+    boolean metricsVersionLabels,
+    int maxInFlight) {
 
   /**
    * 64 MiB: a list of 10,000 typical objects (3–6 KiB each as JSON) is 30–60 MiB; the apiserver
@@ -43,6 +44,13 @@ public record WebhookServerOptions(
    * request while never refusing a legitimate review.
    */
   public static final long DEFAULT_MAX_BODY_BYTES = 64L * 1024 * 1024;
+
+  /**
+   * 256 reviews at once: far above what a replica answers in a millisecond (a few), so only an
+   * overload reaches it; beyond it a replica answers 429 at once instead of queueing bodies without
+   * bound.
+   */
+  public static final int DEFAULT_MAX_IN_FLIGHT = 256;
 
   public WebhookServerOptions {
     Objects.requireNonNull(serverName, "serverName");
@@ -61,6 +69,39 @@ public record WebhookServerOptions(
     if (drain.isNegative()) {
       throw new IllegalArgumentException("--drain must not be negative");
     }
+    if (maxInFlight < 1) {
+      throw new IllegalArgumentException("--max-in-flight must be at least 1");
+    }
+  }
+
+  /** The options with the default limit of reviews in flight. */
+  public WebhookServerOptions(
+      String serverName,
+      Path tlsCertDir,
+      String host,
+      int conversionPort,
+      int opsPort,
+      Duration certReloadInterval,
+      long maxBodyBytes,
+      int initialSyncWorkers,
+      String configLabelSelector,
+      Duration drain,
+      boolean debugEndpoints,
+      boolean metricsVersionLabels) {
+    this(
+        serverName,
+        tlsCertDir,
+        host,
+        conversionPort,
+        opsPort,
+        certReloadInterval,
+        maxBodyBytes,
+        initialSyncWorkers,
+        configLabelSelector,
+        drain,
+        debugEndpoints,
+        metricsVersionLabels,
+        DEFAULT_MAX_IN_FLIGHT);
   }
 
   /** The options with the default drain period (30 s). */
@@ -106,6 +147,25 @@ public record WebhookServerOptions(
         configLabelSelector,
         value,
         debugEndpoints,
-        metricsVersionLabels);
+        metricsVersionLabels,
+        maxInFlight);
+  }
+
+  /** These options with another limit of reviews in flight. */
+  public WebhookServerOptions withMaxInFlight(int value) {
+    return new WebhookServerOptions(
+        serverName,
+        tlsCertDir,
+        host,
+        conversionPort,
+        opsPort,
+        certReloadInterval,
+        maxBodyBytes,
+        initialSyncWorkers,
+        configLabelSelector,
+        drain,
+        debugEndpoints,
+        metricsVersionLabels,
+        value);
   }
 }

@@ -31,8 +31,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ConfigFuzzTest {
   private static final long SEED = 20261202L;
+
   /** 50 per example in the test run; {@code -Dfuzz.mutants=N} runs a longer campaign. */
   private static final int MUTANTS_PER_EXAMPLE = Integer.getInteger("fuzz.mutants", 50);
+
   private static final ObjectMapper YAML = new YAMLMapper();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final List<String> STRATEGIES =

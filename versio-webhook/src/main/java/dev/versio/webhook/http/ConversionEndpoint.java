@@ -29,6 +29,9 @@ public final class ConversionEndpoint {
   private final ReviewProcessor processor;
   private final WebhookMetrics metrics;
   private final long maxBodyBytes;
+  private final int maxInFlight;
+  private final java.util.concurrent.atomic.AtomicInteger inFlight =
+      new java.util.concurrent.atomic.AtomicInteger();
   private final ReviewTracing tracing;
 
   public ConversionEndpoint(
@@ -42,11 +45,42 @@ public final class ConversionEndpoint {
       WebhookMetrics metrics,
       long maxBodyBytes,
       ReviewTracing tracing) {
+    this(
+        vertx,
+        processor,
+        metrics,
+        maxBodyBytes,
+        dev.versio.webhook.WebhookServerOptions.DEFAULT_MAX_IN_FLIGHT,
+        tracing);
+  }
+
+  /**
+   * @param maxInFlight reviews this endpoint holds at once (from arrival to the end of the answer);
+   *     one more is refused with 429 and {@code Retry-After: 1} at once, before its body is read,
+   *     so an overload never builds an unbounded queue of bodies
+   */
+  public ConversionEndpoint(
+      Vertx vertx,
+      ReviewProcessor processor,
+      WebhookMetrics metrics,
+      long maxBodyBytes,
+      int maxInFlight,
+      ReviewTracing tracing) {
+    if (maxInFlight < 1) {
+      throw new IllegalArgumentException("maxInFlight must be at least 1, got " + maxInFlight);
+    }
     this.vertx = vertx;
     this.processor = processor;
     this.metrics = metrics;
     this.maxBodyBytes = maxBodyBytes;
+    this.maxInFlight = maxInFlight;
     this.tracing = tracing;
+    metrics.reviewsInFlight(inFlight::get);
+  }
+
+  /** Reviews held now. */
+  public int inFlight() {
+    return inFlight.get();
   }
 
   public void handle(HttpServerRequest req) {
@@ -88,6 +122,28 @@ public final class ConversionEndpoint {
         return;
       }
     }
+    if (inFlight.incrementAndGet() > maxInFlight) {
+      inFlight.decrementAndGet();
+      metrics.overloaded();
+      req.response().putHeader("Retry-After", "1");
+      plain(
+          req,
+          429,
+          "overloaded: this replica has "
+              + maxInFlight
+              + " reviews in flight (--max-in-flight); retry, or add replicas");
+      return;
+    }
+    // the slot is freed once, when the answer is written or the connection goes
+    var released = new java.util.concurrent.atomic.AtomicBoolean();
+    Runnable release =
+        () -> {
+          if (released.compareAndSet(false, true)) {
+            inFlight.decrementAndGet();
+          }
+        };
+    req.response().endHandler(v -> release.run());
+    req.response().closeHandler(v -> release.run());
     long started = System.nanoTime();
     var span = tracing.start(req, target);
     var body = Buffer.buffer();
@@ -107,6 +163,7 @@ public final class ConversionEndpoint {
         });
     req.exceptionHandler(
         e -> {
+          release.run();
           span.setStatus(StatusCode.ERROR, "request failed while reading: " + e).end();
           LOG.debug("request to {} failed while reading: {}", target, e.toString());
         });

@@ -131,6 +131,22 @@ public final class WebhookMetrics {
     }
   }
 
+  /** Records one review refused with 429 because the replica had its limit in flight. */
+  public void overloaded() {
+    Counter.builder("versio.webhook.overload.rejections")
+        .description("Reviews refused with 429 because --max-in-flight reviews were in flight")
+        .register(registry)
+        .increment();
+  }
+
+  /** Reports the reviews in flight now (read, converted or written) as a gauge. */
+  public void reviewsInFlight(java.util.function.IntSupplier inFlight) {
+    io.micrometer.core.instrument.Gauge.builder(
+            "versio.webhook.reviews.in.flight", inFlight, s -> s.getAsInt())
+        .description("Reviews between their arrival and the end of their answer")
+        .register(registry);
+  }
+
   /** Records one unexpected error (a bug) with where it happened. */
   public void unexpected(String where) {
     Counter.builder("versio.webhook.unexpected.errors")
