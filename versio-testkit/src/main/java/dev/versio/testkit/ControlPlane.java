@@ -50,8 +50,11 @@ public final class ControlPlane implements AutoCloseable {
   private final String adminToken;
   private final Path kubeconfig;
   private final Duration startupTime;
-  private final ManagedProcess etcd;
-  private final ManagedProcess apiServer;
+  private volatile ManagedProcess etcd;
+  private volatile ManagedProcess apiServer;
+  private final List<String> etcdCommand;
+  private final List<String> apiServerCommand;
+  private final URI etcdHealth;
   private final ProcessLedger.Entry ledgerEntry;
   private final Watchdog watchdog;
   private final Path etcdData;
@@ -69,6 +72,9 @@ public final class ControlPlane implements AutoCloseable {
     this.startupTime = b.startupTime;
     this.etcd = b.etcd;
     this.apiServer = b.apiServer;
+    this.etcdCommand = List.copyOf(b.etcdCommand);
+    this.apiServerCommand = List.copyOf(b.apiServerCommand);
+    this.etcdHealth = b.etcdHealth;
     this.ledgerEntry = b.ledgerEntry;
     this.watchdog = b.watchdog;
     this.etcdData = b.etcdData;
@@ -142,26 +148,25 @@ public final class ControlPlane implements AutoCloseable {
       int etcdPeerPort = LoopbackPorts.free();
       int apiPort = LoopbackPorts.free();
       var etcdUrl = "http://127.0.0.1:" + etcdPort;
-      b.etcd =
-          ManagedProcess.start(
-              "etcd",
-              List.of(
-                  assets.etcd().toString(),
-                  "--name=versio-test",
-                  "--data-dir=" + b.etcdData,
-                  "--listen-client-urls=" + etcdUrl,
-                  "--advertise-client-urls=" + etcdUrl,
-                  "--listen-peer-urls=http://127.0.0.1:" + etcdPeerPort,
-                  "--initial-advertise-peer-urls=http://127.0.0.1:" + etcdPeerPort,
-                  "--initial-cluster=versio-test=http://127.0.0.1:" + etcdPeerPort,
-                  "--listen-metrics-urls=",
-                  "--heartbeat-interval=50",
-                  "--election-timeout=250",
-                  "--log-level=warn",
-                  "--logger=zap"),
-              b.dir.resolve("etcd.log"));
+      b.etcdCommand =
+          List.of(
+              assets.etcd().toString(),
+              "--name=versio-test",
+              "--data-dir=" + b.etcdData,
+              "--listen-client-urls=" + etcdUrl,
+              "--advertise-client-urls=" + etcdUrl,
+              "--listen-peer-urls=http://127.0.0.1:" + etcdPeerPort,
+              "--initial-advertise-peer-urls=http://127.0.0.1:" + etcdPeerPort,
+              "--initial-cluster=versio-test=http://127.0.0.1:" + etcdPeerPort,
+              "--listen-metrics-urls=",
+              "--heartbeat-interval=50",
+              "--election-timeout=250",
+              "--log-level=warn",
+              "--logger=zap");
+      b.etcd = ManagedProcess.start("etcd", b.etcdCommand, b.dir.resolve("etcd.log"));
       b.ledgerEntry.recordProcess(b.etcd);
-      awaitEtcd(b.etcd, URI.create(etcdUrl + "/health"));
+      b.etcdHealth = URI.create(etcdUrl + "/health");
+      awaitEtcd(b.etcd, b.etcdHealth);
       var etcdReady = System.nanoTime();
 
       b.url = URI.create("https://127.0.0.1:" + apiPort);
@@ -191,6 +196,7 @@ public final class ControlPlane implements AutoCloseable {
       if (isLegacyApiServer(assets)) {
         args.add("--insecure-port=0"); // 1.20 still opens :8080 unless told not to
       }
+      b.apiServerCommand = args;
       b.apiServer =
           ManagedProcess.start("kube-apiserver", args, b.dir.resolve("kube-apiserver.log"));
       b.ledgerEntry.recordProcess(b.apiServer);
@@ -263,6 +269,37 @@ public final class ControlPlane implements AutoCloseable {
   /** PIDs of etcd and kube-apiserver (for tests of the kit itself). */
   public List<Long> pids() {
     return List.of(etcd.pid(), apiServer.pid());
+  }
+
+  /**
+   * A control-plane outage: stops kube-apiserver, then etcd (SIGTERM, SIGKILL after 5 s). The data,
+   * ports and certificates stay for {@link #startServers()}; clients see refused connections.
+   */
+  public synchronized void stopServers() {
+    apiServer.stop(Duration.ofSeconds(5));
+    etcd.stop(Duration.ofSeconds(5));
+  }
+
+  /**
+   * Starts etcd and kube-apiserver again after {@link #stopServers()}, on the same ports with the
+   * same data and certificates (their logs continue), and returns once the apiserver is ready.
+   */
+  public synchronized void startServers() {
+    if (closed) {
+      throw new IllegalStateException("control plane " + id + " is closed");
+    }
+    try {
+      etcd = ManagedProcess.start("etcd", etcdCommand, dir.resolve("etcd.log"));
+      ledgerEntry.recordProcess(etcd);
+      awaitEtcd(etcd, etcdHealth);
+      apiServer =
+          ManagedProcess.start(
+              "kube-apiserver", apiServerCommand, dir.resolve("kube-apiserver.log"));
+      ledgerEntry.recordProcess(apiServer);
+      awaitReady(apiServer, url, ca, adminToken);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot restart the test control plane in " + dir, e);
+    }
   }
 
   /** Client configuration for the cluster admin ({@code system:masters}). */
@@ -432,6 +469,9 @@ public final class ControlPlane implements AutoCloseable {
 
   /** Mutable assembly state while starting; also the stop routine for partial starts. */
   private static final class Builder {
+    List<String> etcdCommand = List.of();
+    List<String> apiServerCommand = List.of();
+    URI etcdHealth;
     String id;
     Path dir;
     URI url;
