@@ -140,7 +140,15 @@ public abstract class ConfigReconciler<
       throw new IllegalStateException(
           kind.kind() + " " + config.getMetadata().getName() + ": " + run.revertError);
     }
-    if (observation.outcome() instanceof Outcome.Waiting) {
+    boolean recheck =
+        switch (observation.outcome()) {
+          case Outcome.Waiting w -> true;
+          // no server resolves (e.g. between one server's default: false and another's true):
+          // the server event that ends it fans out too; this re-check only backs that up
+          case Outcome.Invalid i -> i.cause() == InvalidCause.UNRESOLVED_SERVER;
+          default -> false;
+        };
+    if (recheck) {
       // not a JOSDK reschedule: that timed reconcile would take a thread ahead of live events, and
       // a default flip can leave many configs waiting on the handover gate at once
       triggers.later(config.getMetadata().getName(), options.gateRequeue());

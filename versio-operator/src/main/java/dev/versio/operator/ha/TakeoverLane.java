@@ -68,6 +68,13 @@ public final class TakeoverLane implements OwnershipListener, AutoCloseable {
   private final ReconcileQueue<Key> queue;
   private final Semaphore slots;
   private final Map<Key, java.time.Instant> inFlight = new ConcurrentHashMap<>();
+
+  /**
+   * Keys offered again while their reconcile was in flight: that reconcile may have read the state
+   * from before the reason they were offered, so each is queued once more when it finishes.
+   */
+  private final Set<Key> again = ConcurrentHashMap.newKeySet();
+
   private final Map<String, Source> sources = new LinkedHashMap<>();
   private final AtomicLong resynced = new AtomicLong();
   private final Duration selfCheckInterval;
@@ -202,12 +209,17 @@ public final class TakeoverLane implements OwnershipListener, AutoCloseable {
   @Override
   public void lost(Set<Integer> shards) {
     queue.removeIf(key -> shards.contains(gate.shardOf(ObjectKey.clusterScoped(key.name()))));
+    again.removeIf(key -> shards.contains(gate.shardOf(ObjectKey.clusterScoped(key.name()))));
   }
 
   /** A reconcile of {@code kind}/{@code name} finished: frees its slot if the lane started it. */
   void finished(String kind, String name) {
-    if (inFlight.remove(new Key(kind, name)) != null) {
+    var key = new Key(kind, name);
+    if (inFlight.remove(key) != null) {
       slots.release();
+    }
+    if (again.remove(key)) {
+      queue.offerLive(key);
     }
   }
 
@@ -228,10 +240,13 @@ public final class TakeoverLane implements OwnershipListener, AutoCloseable {
           continue;
         }
         var key = queue.take(POLL);
-        if (key.isEmpty()
-            || !gate.owns(ObjectKey.clusterScoped(key.get().name()))
-            || inFlight.putIfAbsent(key.get(), clock.instant()) != null) {
-          slots.release(); // nothing to do, or that object is being reconciled already
+        if (key.isEmpty() || !gate.owns(ObjectKey.clusterScoped(key.get().name()))) {
+          slots.release(); // nothing to do
+          continue;
+        }
+        if (inFlight.putIfAbsent(key.get(), clock.instant()) != null) {
+          again.add(key.get()); // being reconciled: look again once that reconcile is done
+          slots.release();
           continue;
         }
         LOG.debug("takeover resync of {} {}", key.get().kind(), key.get().name());
@@ -252,6 +267,9 @@ public final class TakeoverLane implements OwnershipListener, AutoCloseable {
       if (Duration.between(entry.getValue(), now).compareTo(IN_FLIGHT_LIMIT) > 0
           && inFlight.remove(entry.getKey(), entry.getValue())) {
         slots.release();
+        if (again.remove(entry.getKey())) {
+          queue.offerLive(entry.getKey());
+        }
       }
     }
   }

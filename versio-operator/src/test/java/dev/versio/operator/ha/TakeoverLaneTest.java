@@ -73,6 +73,28 @@ class TakeoverLaneTest {
   }
 
   @Test
+  void aKeyOfferedWhileItsReconcileRunsIsReconciledAgainOnceThatOneFinishes() {
+    lane.add("Config", new TakeoverLane.Source(List::of, name -> false, triggered::add));
+    lane.start();
+    lane.offer("Config", "a");
+    await().atMost(Duration.ofSeconds(5)).until(() -> triggered.size() == 1);
+    live.started("Config", "a");
+
+    // a server change fans out to "a" while the reconcile that read the old state still runs
+    lane.offer("Config", "a");
+    await()
+        .during(Duration.ofMillis(300))
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> triggered.size() == 1);
+    live.finished("Config", "a");
+
+    await("reconciled again after the running one")
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> triggered.size() == 2);
+    assertThat(triggered).containsExactly("a", "a");
+  }
+
+  @Test
   void queuedKeysOfShardsLostAgainAreDropped() {
     lane.add(
         "Config",
