@@ -423,7 +423,9 @@ class OperatorFailoverChaosIT {
     var liveBefore = liveBuckets(survivors);
     long stopped = System.nanoTime();
     admission.remove(admissionPorts.get(victim)); // a terminating pod leaves the Service first
-    replicas.remove(victim).terminate();
+    // timed from the SIGTERM, while the victim shuts down: the bound is on the shards, not on how
+    // long its JVM takes to exit (waited for below)
+    var exited = replicas.remove(victim).terminateAsync();
     while (true) {
       var holders = audit.holders();
       if (victimShards.stream()
@@ -436,6 +438,7 @@ class OperatorFailoverChaosIT {
       Thread.sleep(20); // polling the audit's view of a real apiserver
     }
     double took = seconds(stopped);
+    exited.get(60, java.util.concurrent.TimeUnit.SECONDS);
     plannedWaits.add(took);
     say(
         "%s of %s (SIGTERM, %d shards): held again by the others after %.2f s",

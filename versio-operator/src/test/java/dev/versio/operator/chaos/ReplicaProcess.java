@@ -79,4 +79,22 @@ public final class ReplicaProcess {
   public void terminate() {
     process.stop(Duration.ofSeconds(30));
   }
+
+  /** SIGTERM now; the planned stop (SIGKILL after 30 s) completes the returned future. */
+  public java.util.concurrent.CompletableFuture<Void> terminateAsync() {
+    var stopping = new java.util.concurrent.CompletableFuture<Void>();
+    Thread.ofPlatform()
+        .daemon()
+        .name("stop-" + process.name())
+        .start(
+            () -> {
+              try {
+                process.stop(Duration.ofSeconds(30));
+                stopping.complete(null);
+              } catch (RuntimeException e) {
+                stopping.completeExceptionally(e);
+              }
+            });
+    return stopping;
+  }
 }
