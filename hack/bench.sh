@@ -5,6 +5,7 @@
 #   hack/bench.sh --retained-heap 200 1000           # live heap per compiled leaf
 #   hack/bench.sh --review-load 500 20 1 0 2 32      # webhook load: rate s objects padKiB http max-in-flight [timeoutMs]
 #   hack/bench.sh --scale-check now.json [before.json] [--threshold 1.5] [--noise-floor-ms 5]
+#   hack/bench.sh --overload 1000 64 256m           # a webhook-server process at rate, 3x rate, rate: rate max-in-flight xmx
 #   hack/bench.sh --cold-start 1000 50 2             # initial compile of 1000 targets x 50 leaves
 #   hack/bench.sh --heap 64m --cold-start 1000 50 2  # the same with a container-sized heap (-Xmx64m)
 #   hack/bench.sh --shard-movement 1000 64 256      # rendezvous movement and balance per shard count
@@ -26,6 +27,11 @@ java=("$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow --enable-nativ
 if [ "${1:-}" = "--review-load" ]; then
   shift
   exec "${java[@]}" "-Xmx${heap:-1g}" -Dversio.examples=examples -cp "$cp" dev.versio.bench.webhook.ReviewLoad "$@"
+fi
+if [ "${1:-}" = "--overload" ]; then
+  shift
+  hack/control-plane.sh >/dev/null
+  exec "${java[@]}" -Xmx1g -cp "$cp" dev.versio.bench.webhook.OverloadRun "$@"
 fi
 if [ "${1:-}" = "--scale-check" ]; then
   shift

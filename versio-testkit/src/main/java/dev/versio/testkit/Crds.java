@@ -66,6 +66,12 @@ public final class Crds {
 
   /** Waits (up to 30 s) until the CRD {@code name} is Established, i.e. served by the apiserver. */
   public static void awaitEstablished(KubernetesClient client, String name) {
+    awaitEstablished(client, name, java.time.Duration.ofSeconds(30));
+  }
+
+  /** Waits up to {@code timeout} until the CRD {@code name} is Established. */
+  public static void awaitEstablished(
+      KubernetesClient client, String name, java.time.Duration timeout) {
     client
         .apiextensions()
         .v1()
@@ -79,7 +85,7 @@ public final class Crds {
                     && c.getStatus().getConditions().stream()
                         .anyMatch(
                             x -> x.getType().equals("Established") && x.getStatus().equals("True")),
-            30,
-            TimeUnit.SECONDS);
+            timeout.toMillis(),
+            TimeUnit.MILLISECONDS);
   }
 }

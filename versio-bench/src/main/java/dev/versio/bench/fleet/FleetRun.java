@@ -326,23 +326,7 @@ public final class FleetRun {
     for (var target : fleet) {
       var left = Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
       try {
-        client
-            .apiextensions()
-            .v1()
-            .customResourceDefinitions()
-            .withName(target.crdName())
-            .waitUntilCondition(
-                crd ->
-                    crd != null
-                        && crd.getStatus() != null
-                        && crd.getStatus().getConditions() != null
-                        && crd.getStatus().getConditions().stream()
-                            .anyMatch(
-                                c ->
-                                    "Established".equals(c.getType())
-                                        && "True".equals(c.getStatus())),
-                left.toMillis(),
-                java.util.concurrent.TimeUnit.MILLISECONDS);
+        Crds.awaitEstablished(client, target.crdName(), left);
       } catch (KubernetesClientException e) {
         problems.add("CRD " + target.crdName() + " not Established: " + e.getMessage());
         return false;

@@ -52,6 +52,32 @@ public final class ServerReplicas implements AutoCloseable {
       Path logDir,
       ProcessLedger.Entry ledger)
       throws IOException {
+    return start(
+        server,
+        count,
+        namespace,
+        tlsDir,
+        drain,
+        kubeconfig,
+        logDir,
+        ledger,
+        List.of("-Xmx256m"),
+        List.of());
+  }
+
+  /** The same with the replicas' JVM flags and more {@code versio webhook-server} flags. */
+  public static ServerReplicas start(
+      String server,
+      int count,
+      String namespace,
+      Path tlsDir,
+      Duration drain,
+      Path kubeconfig,
+      Path logDir,
+      ProcessLedger.Entry ledger,
+      List<String> jvmArgs,
+      List<String> extraArgs)
+      throws IOException {
     var replicas = new ArrayList<Replica>();
     LoopbackBalancer balancer = null;
     boolean ok = false;
@@ -62,11 +88,11 @@ public final class ServerReplicas implements AutoCloseable {
         int opsPort = LoopbackPorts.free();
         var command = new ArrayList<String>();
         command.add(ManagedProcess.currentJava());
+        command.addAll(jvmArgs);
         command.addAll(
-            List.of(
-                "-Xmx256m",
-                "--sun-misc-unsafe-memory-access=allow",
-                "--enable-native-access=ALL-UNNAMED"));
+            List.of("--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED"));
+        var flags = new ArrayList<>(List.of("--drain", drain.toMillis() + "ms"));
+        flags.addAll(extraArgs);
         command.addAll(
             WebhookServerArgs.of(
                 System.getProperty("java.class.path"),
@@ -76,8 +102,7 @@ public final class ServerReplicas implements AutoCloseable {
                 tlsDir,
                 conversionPort,
                 opsPort,
-                "--drain",
-                drain.toMillis() + "ms"));
+                flags.toArray(String[]::new)));
         var process =
             ManagedProcess.start(
                 pod,
@@ -115,6 +140,11 @@ public final class ServerReplicas implements AutoCloseable {
 
   List<Replica> replicas() {
     return replicas;
+  }
+
+  /** Each replica's own conversion port, in replica order (the balancer's is {@link #url()}). */
+  public List<Integer> conversionPorts() {
+    return replicas.stream().map(Replica::conversionPort).toList();
   }
 
   /** Connections the balancer gave each replica so far. */

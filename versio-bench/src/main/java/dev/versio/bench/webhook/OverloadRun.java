@@ -1,0 +1,260 @@
+package dev.versio.bench.webhook;
+
+import dev.versio.bench.handover.ServerReplicas;
+import dev.versio.testkit.ControlPlane;
+import dev.versio.testkit.ControlPlaneAssets;
+import dev.versio.testkit.Crds;
+import dev.versio.testkit.fleet.Widgets;
+import dev.versio.testkit.metrics.Exposition;
+import dev.versio.testkit.process.ProcessLedger;
+import dev.versio.testkit.tls.CertificateAuthority;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A real {@code versio webhook-server} process (its own JVM, one target served from a config on a
+ * test control plane) driven in three phases by the open-loop generator: {@code rate}/s for 10 s,
+ * then 3 × {@code rate}/s for 30 s with up to 4 × {@code --max-in-flight} requests outstanding,
+ * then {@code rate}/s for 10 s again. Per phase: requests sent, answered, refused (429) and failed,
+ * latency of the answered ones; the replica's heap (its own metrics, sampled every 250 ms) before,
+ * at its peak and after; whether the process is still alive.
+ *
+ * <p>Usage: {@code OverloadRun [rate=1000] [maxInFlight=64] [xmx=256m]}. Exits 1 when the replica
+ * died, or when the recovery phase failed a request.
+ */
+public final class OverloadRun {
+  private static final String SERVER = "overload";
+  private static final String NAMESPACE = "versio-system";
+
+  private OverloadRun() {}
+
+  public static void main(String[] args) throws Exception {
+    int rate = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
+    int maxInFlight = args.length > 1 ? Integer.parseInt(args[1]) : 64;
+    var xmx = args.length > 2 ? args[2] : "256m";
+    var work = Files.createTempDirectory("versio-overload-");
+    boolean ok;
+    try (var controlPlane =
+            ControlPlane.start(
+                ControlPlaneAssets.locate(), work.resolve("cluster"), System.err::println);
+        var client = controlPlane.adminClient()) {
+      try (var files =
+          Files.list(
+              dev.versio.testkit.stories.ExampleStory.repositoryRoot().resolve("deploy/crds"))) {
+        for (var file : files.sorted().toList()) {
+          Crds.apply(client, file);
+        }
+      }
+      client
+          .namespaces()
+          .resource(
+              new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
+          .serverSideApply();
+      var tls = Files.createDirectories(work.resolve("tls"));
+      var ca = CertificateAuthority.create("versio-overload");
+      var cert = ca.issueServer("127.0.0.1", "localhost");
+      Files.writeString(tls.resolve("tls.crt"), cert.certificatePem());
+      Files.writeString(tls.resolve("tls.key"), cert.privateKeyPem());
+      var ledger = new ProcessLedger(ProcessLedger.defaultDirectory(), System.err::println);
+      try (var entry = ledger.open("overload-" + controlPlane.id());
+          var replicas =
+              ServerReplicas.start(
+                  SERVER,
+                  1,
+                  NAMESPACE,
+                  tls,
+                  Duration.ofSeconds(1),
+                  controlPlane.kubeconfig(),
+                  work.resolve("logs"),
+                  entry,
+                  List.of("-Xmx" + xmx),
+                  List.of("--max-in-flight", Integer.toString(maxInFlight)))) {
+        var group = "overload.bench.versio.dev";
+        var crd = Widgets.crd(group, "widgets", "Widget");
+        client.resource(crd).serverSideApply();
+        Crds.awaitEstablished(client, crd.getMetadata().getName());
+        client
+            .resource(Widgets.urlServer(SERVER, replicas.url(), ca.material().certificateBase64()))
+            .serverSideApply();
+        client
+            .resource(Widgets.renameConfig("widgets", crd.getMetadata().getName(), SERVER))
+            .serverSideApply();
+        var port = replicas.conversionPorts().getFirst();
+        var uri =
+            URI.create("https://127.0.0.1:" + port + "/convert/" + crd.getMetadata().getName());
+        var http =
+            HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_2)
+                .sslContext(ca.trustingContext())
+                .executor(Executors.newFixedThreadPool(4))
+                .build();
+        var body = review(group).getBytes(StandardCharsets.UTF_8);
+        var request =
+            HttpRequest.newBuilder(uri)
+                .header("Content-Type", "application/json")
+                .timeout(Duration.ofSeconds(10))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .build();
+        OpenLoop.Sender send =
+            i ->
+                http.sendAsync(request, HttpResponse.BodyHandlers.discarding())
+                    .thenApply(HttpResponse::statusCode);
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+          if (http.send(request, HttpResponse.BodyHandlers.ofString())
+              .body()
+              .contains("\"Success\"")) {
+            break;
+          }
+          Thread.sleep(250); // waiting for the replica to compile its target (an outside process)
+        }
+        var heap = new HeapSampler(replicas);
+        heap.start();
+        System.out.printf(
+            Locale.ROOT,
+            "webhook-server process -Xmx%s --max-in-flight %d; one-object reviews over HTTP/2;"
+                + " heap in use %.1f MiB before warm-up%n",
+            xmx,
+            maxInFlight,
+            heap.now() / 1048576.0);
+        OpenLoop.run(
+            new OpenLoop.Settings(rate, Duration.ofSeconds(10), 64, Duration.ofSeconds(10)), send);
+        double before = heap.now();
+        heap.resetPeak();
+        var sustained =
+            OpenLoop.run(
+                new OpenLoop.Settings(rate, Duration.ofSeconds(10), 64, Duration.ofSeconds(10)),
+                send);
+        report("sustained " + rate + "/s, 10 s", sustained);
+        var burst =
+            OpenLoop.run(
+                new OpenLoop.Settings(
+                    3 * rate, Duration.ofSeconds(30), 4 * maxInFlight, Duration.ofSeconds(10)),
+                send);
+        report("burst " + 3 * rate + "/s, 30 s", burst);
+        double peak = heap.peak();
+        var after =
+            OpenLoop.run(
+                new OpenLoop.Settings(rate, Duration.ofSeconds(10), 64, Duration.ofSeconds(10)),
+                send);
+        report("after, " + rate + "/s, 10 s", after);
+        heap.stop();
+        System.out.printf(
+            Locale.ROOT,
+            "heap in use (the replica's own jvm_memory_used_bytes, every 250 ms): before %.1f MiB,"
+                + " peak %.1f MiB (-Xmx%s), after %.1f MiB%n",
+            before / 1048576.0,
+            peak / 1048576.0,
+            xmx,
+            heap.now() / 1048576.0);
+        var rejections =
+            Exposition.sum(
+                replicas.scrapes().getFirst(), "versio_webhook_overload_rejections_total");
+        boolean alive = replicas.exited().isEmpty();
+        System.out.printf(
+            Locale.ROOT,
+            "replica refusals counted by its metric: %.0f; replica alive: %s%n",
+            rejections,
+            alive);
+        ok = alive && after.failed() == 0;
+        System.out.println(ok ? "PASS" : "FAIL");
+      }
+    }
+    System.exit(ok ? 0 : 1);
+  }
+
+  private static void report(String phase, OpenLoop.Result result) {
+    int refused = result.errors().getOrDefault("HTTP 429", 0);
+    System.out.printf(
+        Locale.ROOT,
+        "%-24s scheduled %6d, answered %6d (%.0f/s), refused 429 %6d, failed otherwise %5d %s;"
+            + " answered p50 %.2f ms, p99 %.2f ms%n",
+        phase,
+        result.scheduled(),
+        result.answered(),
+        result.answeredPerSecond(),
+        refused,
+        result.failed() - refused,
+        result.errors(),
+        result.latencyMillis(0.5),
+        result.latencyMillis(0.99));
+  }
+
+  private static String review(String group) {
+    return "{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"kind\":\"ConversionReview\",\"request\":{"
+        + "\"uid\":\"u\",\"desiredAPIVersion\":\""
+        + group
+        + "/v1\",\"objects\":[{\"apiVersion\":\""
+        + group
+        + "/v2\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"w\",\"namespace\":\"default\"},"
+        + "\"spec\":{\"replicas\":3,\"engine\":\"x\"}}]}}";
+  }
+
+  /** Samples the replica's heap in use every 250 ms, keeping the peak. */
+  private static final class HeapSampler {
+    private final ServerReplicas replicas;
+    private final AtomicLong peak = new AtomicLong();
+    private final AtomicLong last = new AtomicLong();
+    private volatile boolean running = true;
+    private Thread thread;
+
+    HeapSampler(ServerReplicas replicas) {
+      this.replicas = replicas;
+    }
+
+    void start() {
+      sample();
+      thread =
+          Thread.ofPlatform()
+              .daemon()
+              .start(
+                  () -> {
+                    while (running) {
+                      sample();
+                      try {
+                        Thread.sleep(250);
+                      } catch (InterruptedException e) {
+                        return;
+                      }
+                    }
+                  });
+    }
+
+    private void sample() {
+      var body = replicas.scrapes().getFirst();
+      if (!body.isEmpty()) {
+        long used = (long) Exposition.sum(body, "jvm_memory_used_bytes", "area=\"heap\"");
+        last.set(used);
+        peak.accumulateAndGet(used, Math::max);
+      }
+    }
+
+    double now() {
+      sample();
+      return last.get();
+    }
+
+    double peak() {
+      return peak.get();
+    }
+
+    void resetPeak() {
+      peak.set(last.get());
+    }
+
+    void stop() {
+      running = false;
+      thread.interrupt();
+    }
+  }
+}
