@@ -7,7 +7,6 @@ import dev.versio.api.config.ConversionConfigStatus;
 import dev.versio.api.server.ConversionWebhookServer;
 import dev.versio.testkit.Crds;
 import dev.versio.testkit.fleet.Widgets;
-import dev.versio.testkit.stories.ExampleStory;
 import dev.versio.testkit.tls.CertificateAuthority;
 import dev.versio.webhook.WebhookServer;
 import dev.versio.webhook.WebhookServerOptions;
@@ -31,11 +30,7 @@ final class OperatorFixture {
 
   /** Applies Versio's own CRDs and waits until they are served. */
   static void installVersioCrds(KubernetesClient client) throws IOException {
-    try (var files = Files.list(ExampleStory.repositoryRoot().resolve("deploy/crds"))) {
-      for (var file : files.sorted().toList()) {
-        Crds.apply(client, file);
-      }
-    }
+    Crds.applyVersioCrds(client);
   }
 
   /** A serving certificate for 127.0.0.1 in {@code dir}; returns the CA bundle (base64 PEM). */

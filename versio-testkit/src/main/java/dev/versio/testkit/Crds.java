@@ -64,6 +64,22 @@ public final class Crds {
     }
   }
 
+  /**
+   * Applies Versio's own CRDs as released ({@code deploy/crds} of the checkout, every file in name
+   * order), as a user without Helm installs them.
+   */
+  public static void applyVersioCrds(KubernetesClient client) {
+    try (var files =
+        java.nio.file.Files.list(
+            dev.versio.testkit.stories.ExampleStory.repositoryRoot().resolve("deploy/crds"))) {
+      for (var file : files.sorted().toList()) {
+        apply(client, file);
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot read deploy/crds", e);
+    }
+  }
+
   /** Waits (up to 30 s) until the CRD {@code name} is Established, i.e. served by the apiserver. */
   public static void awaitEstablished(KubernetesClient client, String name) {
     awaitEstablished(client, name, java.time.Duration.ofSeconds(30));

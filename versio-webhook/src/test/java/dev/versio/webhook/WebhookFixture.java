@@ -4,7 +4,6 @@ import dev.versio.api.server.ConversionWebhookServer;
 import dev.versio.api.server.ConversionWebhookServerSpec;
 import dev.versio.testkit.ControlPlane;
 import dev.versio.testkit.Crds;
-import dev.versio.testkit.stories.ExampleStory;
 import dev.versio.testkit.tls.CertificateAuthority;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -22,11 +21,7 @@ final class WebhookFixture {
 
   /** Applies Versio's own CRDs (idempotent) and waits until they are served. */
   static void installVersioCrds(KubernetesClient client) throws IOException {
-    try (var files = Files.list(ExampleStory.repositoryRoot().resolve("deploy/crds"))) {
-      for (var file : files.sorted().toList()) {
-        Crds.apply(client, file);
-      }
-    }
+    Crds.applyVersioCrds(client);
   }
 
   /**

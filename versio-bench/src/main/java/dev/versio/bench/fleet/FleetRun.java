@@ -16,7 +16,6 @@ import dev.versio.testkit.fleet.Widgets;
 import dev.versio.testkit.metrics.Exposition;
 import dev.versio.testkit.process.ProcessLedger;
 import dev.versio.testkit.process.Watchdog;
-import dev.versio.testkit.stories.ExampleStory;
 import dev.versio.testkit.tls.CertificateAuthority;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -289,11 +288,7 @@ public final class FleetRun {
   // ---- set-up ----
 
   private String installCluster() throws IOException {
-    try (var files = Files.list(ExampleStory.repositoryRoot().resolve("deploy/crds"))) {
-      for (var file : files.sorted().toList()) {
-        Crds.apply(client, file);
-      }
-    }
+    Crds.applyVersioCrds(client);
     for (var ns : List.of(NAMESPACE, OBJECTS)) {
       client
           .namespaces()

@@ -494,13 +494,7 @@ public final class MovesUnderLoad {
 
   private void installCluster() throws IOException {
     // Versio's CRDs as released (deploy/crds), as the operator's scale harness installs them
-    try (var files =
-        Files.list(
-            dev.versio.testkit.stories.ExampleStory.repositoryRoot().resolve("deploy/crds"))) {
-      for (var file : files.sorted().toList()) {
-        Crds.apply(client, file);
-      }
-    }
+    Crds.applyVersioCrds(client);
     for (var ns : List.of(NAMESPACE, LOAD_NAMESPACE)) {
       client
           .namespaces()

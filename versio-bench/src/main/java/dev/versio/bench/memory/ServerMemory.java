@@ -12,7 +12,6 @@ import dev.versio.testkit.fleet.Widgets;
 import dev.versio.testkit.process.LoopbackPorts;
 import dev.versio.testkit.process.ProcessLedger;
 import dev.versio.testkit.process.Watchdog;
-import dev.versio.testkit.stories.ExampleStory;
 import dev.versio.testkit.tls.CertificateAuthority;
 import dev.versio.webhook.sync.TargetCompiler;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -385,11 +384,7 @@ public final class ServerMemory {
   // cluster
 
   private static void installCluster(KubernetesClient client) throws IOException {
-    try (var files = Files.list(ExampleStory.repositoryRoot().resolve("deploy/crds"))) {
-      for (var file : files.sorted().toList()) {
-        Crds.apply(client, file);
-      }
-    }
+    Crds.applyVersioCrds(client);
     client
         .namespaces()
         .resource(

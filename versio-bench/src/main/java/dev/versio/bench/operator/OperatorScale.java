@@ -8,7 +8,6 @@ import dev.versio.bench.fleet.ParallelCreate;
 import dev.versio.testkit.ControlPlane;
 import dev.versio.testkit.ControlPlaneAssets;
 import dev.versio.testkit.Crds;
-import dev.versio.testkit.stories.ExampleStory;
 import dev.versio.testkit.tls.CertificateAuthority;
 import dev.versio.webhook.WebhookServer;
 import dev.versio.webhook.WebhookServerOptions;
@@ -513,11 +512,7 @@ public final class OperatorScale {
   }
 
   private static void installVersioCrds(KubernetesClient client) throws IOException {
-    try (var files = Files.list(ExampleStory.repositoryRoot().resolve("deploy/crds"))) {
-      for (var file : files.sorted().toList()) {
-        Crds.apply(client, file);
-      }
-    }
+    Crds.applyVersioCrds(client);
   }
 
   private static void awaitServerAvailable(KubernetesClient client) {

@@ -55,13 +55,7 @@ public final class OverloadRun {
             ControlPlane.start(
                 ControlPlaneAssets.locate(), work.resolve("cluster"), System.err::println);
         var client = controlPlane.adminClient()) {
-      try (var files =
-          Files.list(
-              dev.versio.testkit.stories.ExampleStory.repositoryRoot().resolve("deploy/crds"))) {
-        for (var file : files.sorted().toList()) {
-          Crds.apply(client, file);
-        }
-      }
+      Crds.applyVersioCrds(client);
       client
           .namespaces()
           .resource(

@@ -18,9 +18,10 @@ import org.junit.jupiter.api.io.TempDir;
  * The CI envelope of the fleet run ({@code hack/scale.sh} runs the large ones): 20 three-version
  * CRDs covering all 29 strategies, converted by Versio's operator and two webhook-server processes,
  * 20 objects each created at v1, then listed and read at every version — with 0 errors and 0 wrong
- * values. The result file is kept under {@code target/} for the regression check.
+ * values. The result file is kept under {@code target/} for the regression check. A control plane
+ * of its own: the run needs its server to be the only default one.
  */
-@KubeApiServerTest
+@KubeApiServerTest(dedicated = true)
 class FleetRunIT {
   @Test
   void twentyCrdsOfTwentyObjectsConvertAtEveryVersionWithoutAnErrorOrAWrongValue(

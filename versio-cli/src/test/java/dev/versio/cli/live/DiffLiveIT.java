@@ -29,12 +29,7 @@ class DiffLiveIT {
   @Test
   void aLocalConfigIsComparedWithTheAppliedOne(
       KubernetesClient client, ControlPlane controlPlane, @TempDir Path tmp) throws Exception {
-    var root = examples().getParent();
-    try (var crds = Files.list(root.resolve("deploy/crds"))) {
-      for (var crd : crds.sorted().toList()) {
-        Crds.apply(client, crd);
-      }
-    }
+    Crds.applyVersioCrds(client);
     var story = examples().resolve("field-rename");
     Crds.apply(client, story.resolve("crd.yaml"));
     client

@@ -17,8 +17,6 @@ import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.temporal.ChronoUnit;
@@ -61,15 +59,7 @@ class StatusCommandIT {
   @Test
   void eachTargetShowsItsPhaseItsServerTheServerTheCrdNamesWhoServesItAndTheMove(
       KubernetesClient client, ControlPlane controlPlane, KubeTestScope scope) throws Exception {
-    var root = Path.of("").toAbsolutePath();
-    while (!Files.isDirectory(root.resolve("deploy"))) {
-      root = root.getParent();
-    }
-    try (var crds = Files.list(root.resolve("deploy/crds"))) {
-      for (var crd : crds.sorted().toList()) {
-        Crds.apply(client, crd);
-      }
-    }
+    Crds.applyVersioCrds(client);
     var from = scope.name("from");
     var to = scope.name("to");
     var fromUrl = "https://127.0.0.1:40001";

@@ -28,7 +28,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
 import java.time.Clock;
@@ -67,11 +66,7 @@ class AdmissionIT {
   void startAdmission(KubernetesClient client, KubeTestScope scope) throws IOException {
     this.client = client;
     this.apiserver = new Apiserver(client);
-    try (var files = Files.list(FakeCluster.repositoryRoot().resolve("deploy/crds"))) {
-      for (var file : files.sorted().toList()) {
-        Crds.apply(client, file);
-      }
-    }
+    Crds.applyVersioCrds(client);
     options = urlModeOptions(scope.namespace(), "admission", OperatorOptions::withAdmission);
     server = AdmissionServer.start(client, options, Clock.systemUTC());
     var probe = serverObject("probe");
