@@ -127,6 +127,63 @@ public record ExampleStory(Path dir) {
         : Optional.ofNullable(sample.byVersion().get(to));
   }
 
+  /**
+   * One conversion a story checks: {@code sample} created at {@code from} and read at {@code to}.
+   */
+  public record ReadBack(StorySample sample, String from, String to, JsonNode expected) {}
+
+  /**
+   * Every conversion the story checks: each sample from each version it is written at to every
+   * other served version. A pair without an expectation is an error naming the file to add, never a
+   * pair skipped silently (a story that stops covering a version would otherwise still pass).
+   *
+   * @throws IllegalStateException when a pair has neither an expected file nor a sample at {@code
+   *     to}
+   */
+  public List<ReadBack> readBacks() {
+    var readBacks = new ArrayList<ReadBack>();
+    var missing = new ArrayList<String>();
+    var served = schemas().versions().stream().filter(v -> v.served()).map(v -> v.name()).toList();
+    for (var sample : samples()) {
+      for (var from : sample.byVersion().keySet()) {
+        for (var to : served) {
+          if (to.equals(from)) {
+            continue;
+          }
+          expected(sample, from, to)
+              .ifPresentOrElse(
+                  e -> readBacks.add(new ReadBack(sample, from, to, e)),
+                  () ->
+                      missing.add(
+                          "%s from %s to %s: add samples/%s.%s.yaml or expected/%s.%s-to-%s.yaml"
+                              .formatted(
+                                  sample.name(),
+                                  from,
+                                  to,
+                                  sample.name(),
+                                  to,
+                                  sample.name(),
+                                  from,
+                                  to)));
+        }
+      }
+    }
+    if (!missing.isEmpty()) {
+      throw new IllegalStateException(
+          "story "
+              + name()
+              + " has no expectation for "
+              + missing.size()
+              + " conversion(s):\n  "
+              + String.join("\n  ", missing));
+    }
+    if (readBacks.isEmpty()) {
+      throw new IllegalStateException(
+          "story " + name() + " checks no conversion: add a sample at a second served version");
+    }
+    return readBacks;
+  }
+
   /** The name, so that test reports show it rather than the folder. */
   @Override
   public String toString() {
