@@ -89,6 +89,16 @@ public final class Fixtures {
     };
   }
 
+  /** The analysis of a config that parses (verdicts, rule results, counterexamples). */
+  public static dev.versio.engine.compile.AnalyzeReport analyzed(
+      SchemaSource target, String configYaml) {
+    return switch (new ConfigParser().parse(yaml(configYaml))) {
+      case ConfigParser.Result.Invalid invalid ->
+          fail("expected the config to parse, got:\n" + lines(invalid.diagnostics()));
+      case ConfigParser.Result.Parsed ok -> new Compiler().analyze(ok.config(), target);
+    };
+  }
+
   public static CompiledConfig compiled(SchemaSource target, String configYaml) {
     return switch (compile(target, configYaml)) {
       case CompileResult.Compiled c -> c.config();

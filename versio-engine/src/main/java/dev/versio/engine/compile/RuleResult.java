@@ -12,6 +12,8 @@ import java.util.List;
  * @param spokePaths the spoke paths it claims
  * @param lossless its per-direction verdict (acknowledgement does not change it)
  * @param acknowledged whether the rule set {@code acknowledgeLossy}
+ * @param counterexamples for each lossy direction the engine found one for, a value that does not
+ *     survive the round trip (hub->spoke first)
  */
 public record RuleResult(
     int index,
@@ -19,9 +21,11 @@ public record RuleResult(
     List<String> hubPaths,
     List<String> spokePaths,
     Verdict lossless,
-    boolean acknowledged) {
+    boolean acknowledged,
+    List<Counterexample> counterexamples) {
   public RuleResult {
     hubPaths = List.copyOf(hubPaths);
     spokePaths = List.copyOf(spokePaths);
+    counterexamples = List.copyOf(counterexamples);
   }
 }

@@ -43,7 +43,8 @@ final class SpokeCompiler {
             s, i, rule); // the rule's own error says it all: no cascade of "uncovered" findings
         continue;
       }
-      var rv = resolved.verdict();
+      var losses = LossSearch.of(at, rule, resolved);
+      var rv = losses.verdict();
       if (!rule.options().acknowledgeLossy()) {
         if (!rv.hubToSpoke()) {
           at.diagnostics()
@@ -51,7 +52,8 @@ final class SpokeCompiler {
                   DiagnosticCode.LOSSY_NOT_ACKNOWLEDGED,
                   first(resolved.hubPaths(), resolved.spokePaths()),
                   Scope.label(rule)
-                      + ": hub->spoke conversion is lossy but acknowledgeLossy is not set",
+                      + ": hub->spoke conversion is lossy but acknowledgeLossy is not set"
+                      + shown(losses.hubToSpoke()),
                   "set acknowledgeLossy: true with a reason, or choose lossless options for rules["
                       + i
                       + "]");
@@ -62,7 +64,8 @@ final class SpokeCompiler {
                   DiagnosticCode.LOSSY_NOT_ACKNOWLEDGED,
                   first(resolved.spokePaths(), resolved.hubPaths()),
                   Scope.label(rule)
-                      + ": spoke->hub conversion is lossy but acknowledgeLossy is not set",
+                      + ": spoke->hub conversion is lossy but acknowledgeLossy is not set"
+                      + shown(losses.spokeToHub()),
                   "set acknowledgeLossy: true with a reason, or choose lossless options for rules["
                       + i
                       + "]");
@@ -116,7 +119,10 @@ final class SpokeCompiler {
               resolved.hubPaths(),
               resolved.spokePaths(),
               rv,
-              rule.options().acknowledgeLossy()));
+              rule.options().acknowledgeLossy(),
+              java.util.stream.Stream.concat(
+                      losses.hubToSpoke().stream(), losses.spokeToHub().stream())
+                  .toList()));
     }
     var uncoveredHub = new ArrayList<String>();
     var uncoveredSpoke = new ArrayList<String>();
@@ -367,6 +373,14 @@ final class SpokeCompiler {
     return "add a ForEach over "
         + String.join(".", arrayPath)
         + " with a rule for the element field";
+  }
+
+  /** {@code ", e.g. <counterexample>"}, or a note that none was found. */
+  private static String shown(java.util.Optional<Counterexample> example) {
+    return example
+        .map(e -> "; e.g. " + e.describe())
+        .orElse(
+            " (no counterexample found among the values tried; the engine cannot show it keeps every value)");
   }
 
   private static String first(List<String> a, List<String> b) {

@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.Locale;
 
 /** Reads and writes of object trees along pre-split paths (object keys only, no array steps). */
-final class Tree {
+public final class Tree {
   private Tree() {}
 
   /** The value at {@code path}, or null when any step is missing or not an object. */
-  static JsonNode get(JsonNode root, FieldPath path) {
+  public static JsonNode get(JsonNode root, FieldPath path) {
     var node = root;
     for (var segment : path.segments()) {
       if (node == null || !node.isObject()) {
@@ -26,7 +26,7 @@ final class Tree {
    * Writes {@code value} at {@code path}, creating missing parent objects and merging into existing
    * ones. Fails when a parent exists but is not an object.
    */
-  static void set(ObjectNode root, FieldPath path, JsonNode value) {
+  public static void set(ObjectNode root, FieldPath path, JsonNode value) {
     var parent = parentForWrite(root, path);
     parent.set(path.last(), value);
   }

@@ -26,7 +26,9 @@ public final class SchemaConformance {
     WRONG_TYPE,
     MISSING_REQUIRED,
     NOT_IN_ENUM,
-    TOO_MANY_ITEMS
+    TOO_MANY_ITEMS,
+    /** Breaks the string's {@code pattern}, {@code minLength} or {@code maxLength}. */
+    OUT_OF_BOUNDS
   }
 
   /**
@@ -50,6 +52,16 @@ public final class SchemaConformance {
     if (object != null && object.isObject()) {
       object(object, schema, "", true, out);
     }
+    return List.copyOf(out);
+  }
+
+  /**
+   * Every finding for one {@code value} under its own {@code schema} node (not a whole object: the
+   * {@code required} fields of its parents are not checked), named from {@code path}.
+   */
+  public static List<Finding> checkValue(JsonNode value, SchemaNode schema, String path) {
+    var out = new ArrayList<Finding>();
+    value(value, schema, path, out);
     return List.copyOf(out);
   }
 
@@ -105,6 +117,15 @@ public final class SchemaConformance {
       case "string" -> {
         if (!value.isTextual()) {
           out.add(wrongType(path, "a string", value));
+        } else if (schema.textBounds() != null) {
+          schema
+              .textBounds()
+              .violation(value.textValue())
+              .ifPresent(
+                  why ->
+                      out.add(
+                          new Finding(
+                              path, Problem.OUT_OF_BOUNDS, path + ": " + value + " " + why)));
         }
       }
       case "integer" -> {

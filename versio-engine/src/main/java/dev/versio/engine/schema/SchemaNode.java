@@ -31,6 +31,7 @@ import java.util.Optional;
  *     engine treats such a node as opaque
  * @param embeddedResource {@code x-kubernetes-embedded-resource}: the value is an object with its
  *     own {@code apiVersion}, {@code kind} and {@code metadata}
+ * @param textBounds {@code pattern}, {@code minLength} and {@code maxLength}, or null when none
  */
 public record SchemaNode(
     Optional<String> type,
@@ -48,7 +49,8 @@ public record SchemaNode(
     List<String> listMapKeys,
     Long maxItems,
     String construct,
-    boolean embeddedResource) {
+    boolean embeddedResource,
+    TextBounds textBounds) {
 
   public SchemaNode {
     Objects.requireNonNull(type, "type");
@@ -112,7 +114,8 @@ public record SchemaNode(
         mapKeys,
         node.hasNonNull("maxItems") ? node.get("maxItems").asLong() : null,
         construct,
-        node.path("x-kubernetes-embedded-resource").asBoolean(false));
+        node.path("x-kubernetes-embedded-resource").asBoolean(false),
+        TextBounds.parse(node));
   }
 
   /** A schema with no keywords at all (what {@code additionalProperties: true} allows). */
@@ -133,7 +136,8 @@ public record SchemaNode(
         List.of(),
         null,
         null,
-        false);
+        false,
+        null);
   }
 
   /** Looks up a declared property. */
@@ -166,6 +170,7 @@ public record SchemaNode(
         listMapKeys,
         maxItems,
         construct,
-        embeddedResource);
+        embeddedResource,
+        textBounds);
   }
 }

@@ -1,0 +1,72 @@
+package dev.versio.engine.compile;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.versio.engine.FieldPath;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/**
+ * A value the engine found, by running a rule, that does not survive the round trip through a lossy
+ * direction: the fields the rule reads on the source side, what it wrote on the other side, and
+ * what came back. It is what makes a lossy verdict checkable: e.g. {@code spec.ports = ["a,b"] ->
+ * spec.ports = "a,b" -> spec.ports = ["a","b"]} for a {@code ListJoin} on {@code ","}.
+ *
+ * @param direction {@code hub->spoke} or {@code spoke->hub}: the direction that loses data
+ * @param before the rule's source fields in the object converted
+ * @param there the rule's fields on the other side after the conversion (empty when it writes none)
+ * @param after the source fields after converting back
+ */
+public record Counterexample(
+    String direction, List<Field> before, List<Field> there, List<Field> after) {
+  private static final int SHOWN = 80;
+
+  public Counterexample {
+    Objects.requireNonNull(direction, "direction");
+    before = List.copyOf(before);
+    there = List.copyOf(there);
+    after = List.copyOf(after);
+  }
+
+  /**
+   * One field of a counterexample.
+   *
+   * @param name the field as the user names it, e.g. {@code spec.ports} or {@code
+   *     metadata.annotations['example.com/a']}
+   * @param path where it is in the object (in one array element for a rule inside {@code forEach})
+   * @param value its value, or null when absent
+   */
+  public record Field(String name, FieldPath path, JsonNode value) {
+    public Field {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(path, "path");
+    }
+
+    @Override
+    public String toString() {
+      if (value == null) {
+        return name + " absent";
+      }
+      var text = value.toString();
+      return name + " = " + (text.length() <= SHOWN ? text : text.substring(0, SHOWN - 3) + "...");
+    }
+  }
+
+  /** One line: {@code before -> there -> after}. */
+  public String describe() {
+    return fields(before)
+        + " -> "
+        + (there.isEmpty() ? "(not kept)" : fields(there))
+        + " -> "
+        + fields(after);
+  }
+
+  private static String fields(List<Field> fields) {
+    return fields.stream().map(Field::toString).collect(Collectors.joining(", "));
+  }
+
+  @Override
+  public String toString() {
+    return direction + ": " + describe();
+  }
+}

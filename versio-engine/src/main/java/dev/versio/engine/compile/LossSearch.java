@@ -1,0 +1,308 @@
+package dev.versio.engine.compile;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.versio.engine.FieldPath;
+import dev.versio.engine.json.EngineJson;
+import dev.versio.engine.rule.Rule;
+import dev.versio.engine.runtime.Op;
+import dev.versio.engine.runtime.Tree;
+import dev.versio.engine.schema.SchemaNode;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+
+/**
+ * Checks a rule's lossy verdicts by running the rule: for each direction its strategy calls lossy,
+ * converts probe values of the fields the rule reads ({@link Probes}) there and back with the
+ * rule's own ops, and keeps the smallest value that does not come back as it was — the
+ * counterexample a user sees. When every field the rule reads has a finite domain (an {@code enum},
+ * a boolean) and every combination comes back unchanged, the schema rules the loss out and the
+ * direction is lossless: the check was exhaustive.
+ */
+final class LossSearch {
+  private static final int EXHAUSTIVE_LIMIT = 4096;
+  private static final int RANDOM_COMBINATIONS = 256;
+  private static final SchemaNode TEXT =
+      SchemaNode.parse(EngineJson.nodes().objectNode().put("type", "string"));
+
+  private LossSearch() {}
+
+  /**
+   * What running a rule showed.
+   *
+   * @param verdict the rule's verdict, lossless where the check was exhaustive and found no loss
+   * @param hubToSpoke a counterexample for a lossy hub→spoke direction
+   * @param spokeToHub a counterexample for a lossy spoke→hub direction
+   */
+  record Outcome(
+      Verdict verdict, Optional<Counterexample> hubToSpoke, Optional<Counterexample> spokeToHub) {}
+
+  /** One field a rule reads or writes, with its name as the user sees it and its schema. */
+  private record Field(FieldPath path, String name, SchemaNode node) {}
+
+  static Outcome of(Scope s, Rule rule, Resolved resolved) {
+    var verdict = resolved.verdict();
+    var probes = new Probes(literals(rule));
+    var hubFields = fields(s, rule, true);
+    var spokeFields = fields(s, rule, false);
+    boolean hubToSpoke = verdict.hubToSpoke();
+    boolean spokeToHub = verdict.spokeToHub();
+    Optional<Counterexample> h = Optional.empty();
+    Optional<Counterexample> b = Optional.empty();
+    if (!hubToSpoke) {
+      var found =
+          search(
+              "hub->spoke",
+              hubFields,
+              spokeFields,
+              resolved.hubToSpoke(),
+              resolved.spokeToHub(),
+              probes);
+      h = found.witness();
+      hubToSpoke = found.provenLossless();
+    }
+    if (!spokeToHub) {
+      var found =
+          search(
+              "spoke->hub",
+              spokeFields,
+              hubFields,
+              resolved.spokeToHub(),
+              resolved.hubToSpoke(),
+              probes);
+      b = found.witness();
+      spokeToHub = found.provenLossless();
+    }
+    return new Outcome(new Verdict(hubToSpoke, spokeToHub), h, b);
+  }
+
+  private record Search(Optional<Counterexample> witness, boolean exhaustive) {
+    boolean provenLossless() {
+      return exhaustive && witness.isEmpty();
+    }
+  }
+
+  private static Search search(
+      String direction,
+      List<Field> sources,
+      List<Field> destinations,
+      Op forth,
+      Op back,
+      Probes probes) {
+    if (sources.isEmpty()) {
+      return new Search(Optional.empty(), false);
+    }
+    var values = sources.stream().map(f -> probes.values(f.node())).toList();
+    long combinations = 1;
+    boolean finite = true;
+    for (int i = 0; i < sources.size(); i++) {
+      finite &= Probes.finite(sources.get(i).node());
+      combinations *= values.get(i).size() + 1L; // + absent
+    }
+    var best = new Best(direction, sources, destinations);
+    if (finite && combinations <= EXHAUSTIVE_LIMIT) {
+      var choice = new int[sources.size()];
+      for (long n = 0; n < combinations; n++) {
+        long rest = n;
+        for (int i = 0; i < choice.length; i++) {
+          int options = values.get(i).size() + 1;
+          choice[i] = (int) (rest % options) - 1; // -1 = absent
+          rest /= options;
+        }
+        best.consider(input(sources, values, choice), forth, back);
+      }
+      return new Search(best.witness(), true);
+    }
+    // one field at a time, then all together, then random mixes
+    var choice = new int[sources.size()];
+    for (int i = 0; i < sources.size(); i++) {
+      java.util.Arrays.fill(choice, -1);
+      for (int v = 0; v < values.get(i).size(); v++) {
+        choice[i] = v;
+        best.consider(input(sources, values, choice), forth, back);
+      }
+    }
+    if (sources.size() > 1) {
+      int longest = values.stream().mapToInt(List::size).max().orElse(0);
+      for (int v = 0; v < longest; v++) {
+        for (int i = 0; i < choice.length; i++) {
+          choice[i] = values.get(i).isEmpty() ? -1 : v % values.get(i).size();
+        }
+        best.consider(input(sources, values, choice), forth, back);
+      }
+      var random = new Random(sources.size());
+      for (int n = 0; n < RANDOM_COMBINATIONS; n++) {
+        for (int i = 0; i < choice.length; i++) {
+          int options = values.get(i).size() + 1;
+          choice[i] = random.nextInt(options) - 1;
+        }
+        best.consider(input(sources, values, choice), forth, back);
+      }
+    }
+    return new Search(best.witness(), false);
+  }
+
+  private static ObjectNode input(List<Field> sources, List<List<JsonNode>> values, int[] choice) {
+    var input = EngineJson.nodes().objectNode();
+    for (int i = 0; i < choice.length; i++) {
+      if (choice[i] >= 0) {
+        try {
+          Tree.set(input, sources.get(i).path(), values.get(i).get(choice[i]).deepCopy());
+        } catch (RuntimeException e) {
+          return null; // one field nests inside another that is not an object here
+        }
+      }
+    }
+    return input;
+  }
+
+  /** The smallest counterexample seen so far: fewest fields, then shortest text. */
+  private static final class Best {
+    private final String direction;
+    private final List<Field> sources;
+    private final List<Field> destinations;
+    private Counterexample witness;
+    private long size = Long.MAX_VALUE;
+
+    Best(String direction, List<Field> sources, List<Field> destinations) {
+      this.direction = direction;
+      this.sources = sources;
+      this.destinations = destinations;
+    }
+
+    void consider(ObjectNode input, Op forth, Op back) {
+      if (input == null || input.isEmpty()) {
+        return;
+      }
+      var there = EngineJson.nodes().objectNode();
+      var returned = EngineJson.nodes().objectNode();
+      try {
+        if (forth != null) {
+          forth.apply(input, there);
+        }
+        if (back != null) {
+          back.apply(there, returned);
+        }
+      } catch (RuntimeException e) {
+        return; // refused loudly: an error the user sees, not a silent loss
+      }
+      boolean changed = false;
+      for (var f : sources) {
+        var was = Tree.get(input, f.path());
+        var now = Tree.get(returned, f.path());
+        changed |= was == null ? now != null : now == null || !EngineJson.sameValue(was, now);
+      }
+      if (!changed) {
+        return;
+      }
+      var before = present(sources, input);
+      long candidate = before.size() * 1_000_000L + input.toString().length();
+      if (candidate < size) {
+        size = candidate;
+        witness =
+            new Counterexample(
+                direction, before, present(destinations, there), named(sources, before, returned));
+      }
+    }
+
+    Optional<Counterexample> witness() {
+      return Optional.ofNullable(witness);
+    }
+
+    private static List<Counterexample.Field> present(List<Field> fields, JsonNode object) {
+      var out = new ArrayList<Counterexample.Field>();
+      for (var f : fields) {
+        var value = Tree.get(object, f.path());
+        if (value != null) {
+          out.add(new Counterexample.Field(f.name(), f.path(), value.deepCopy()));
+        }
+      }
+      return out;
+    }
+
+    /** The fields of {@code before}, as they came back. */
+    private static List<Counterexample.Field> named(
+        List<Field> fields, List<Counterexample.Field> before, JsonNode object) {
+      var out = new ArrayList<Counterexample.Field>();
+      for (var f : fields) {
+        if (before.stream().anyMatch(b -> b.name().equals(f.name()))) {
+          var value = Tree.get(object, f.path());
+          out.add(
+              new Counterexample.Field(
+                  f.name(), f.path(), value == null ? null : value.deepCopy()));
+        }
+      }
+      return out;
+    }
+  }
+
+  /** The fields {@code rule} reads on one side: its paths, and the metadata keys it keeps there. */
+  private static List<Field> fields(Scope s, Rule rule, boolean hub) {
+    var out = new ArrayList<Field>();
+    var schema = hub ? s.hub() : s.spokeSchema();
+    for (var path : hub ? RulePaths.hub(rule) : RulePaths.spoke(rule)) {
+      var lookup = schema.lookup(path);
+      if (lookup.ok()) {
+        out.add(new Field(path, hub ? s.hubName(path) : s.spokeName(path), lookup.node()));
+      }
+    }
+    switch (rule) {
+      case Rule.ToAnnotation r when !hub -> out.add(metadata("annotations", r.key()));
+      case Rule.ToLabel r when !hub -> out.add(metadata("labels", r.key()));
+      case Rule.FromAnnotation r when hub -> out.add(metadata("annotations", r.key()));
+      case Rule.FromLabel r when hub -> out.add(metadata("labels", r.key()));
+      default -> {}
+    }
+    return out;
+  }
+
+  private static Field metadata(String bucket, String key) {
+    return new Field(
+        new FieldPath(List.of("metadata", bucket, key)),
+        "metadata." + bucket + "['" + key + "']",
+        TEXT);
+  }
+
+  /** Text the rule names: values holding it are likely to expose its loss. */
+  private static List<String> literals(Rule rule) {
+    return switch (rule) {
+      case Rule.ListJoin r -> List.of(r.separator());
+      case Rule.ListSplit r -> List.of(r.separator());
+      case Rule.ObjectToScalar r -> List.of(r.key());
+      case Rule.ScalarToObject r -> List.of(r.key());
+      case Rule.ArrayToMapByKey r -> List.of(r.keyField());
+      case Rule.MapToArrayByKey r -> List.of(r.keyField());
+      case Rule.MapKeyRename r -> concat(r.renames().keySet(), r.renames().values());
+      case Rule.FieldsToMap r -> List.copyOf(r.keyNames().values());
+      case Rule.MapToFields r -> List.copyOf(r.keyNames().values());
+      case Rule.EnumRemap r ->
+          r.mapping().stream()
+              .flatMap(m -> java.util.stream.Stream.of(m.hub(), m.spoke()))
+              .filter(JsonNode::isTextual)
+              .map(JsonNode::asText)
+              .toList();
+      case Rule.ScalarToFields r -> templateText(r.joinTemplate());
+      case Rule.FieldsToScalar r -> templateText(r.joinTemplate());
+      default -> List.of();
+    };
+  }
+
+  private static List<String> concat(Collection<String> a, Collection<String> b) {
+    var out = new ArrayList<>(a);
+    out.addAll(b);
+    return out;
+  }
+
+  /** The literal text between a join template's {@code {{.name}}} placeholders. */
+  private static List<String> templateText(String template) {
+    if (template == null) {
+      return List.of();
+    }
+    return java.util.Arrays.stream(template.split("\\{\\{[^}]*\\}\\}"))
+        .filter(t -> !t.isEmpty())
+        .toList();
+  }
+}

@@ -1,0 +1,203 @@
+package dev.versio.engine.compile;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.versio.engine.json.EngineJson;
+import dev.versio.engine.schema.Classification;
+import dev.versio.engine.schema.LeafKind;
+import dev.versio.engine.schema.SchemaConformance;
+import dev.versio.engine.schema.SchemaNode;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Values a schema node admits that are likely to expose a loss: spellings a parser normalises
+ * ({@code "007"}, {@code " 5"}, {@code "True"}, {@code "1Gi"}), text holding a rule's own
+ * separators and keys, several elements where one is expected, unknown keys, extra properties.
+ * Every value conforms to the node (type, enum, pattern, lengths, maxItems, required); containers
+ * are never empty (an empty container is treated like an absent one, as the reference engine does).
+ * Deterministic, so a rejection names the same counterexample every time.
+ */
+final class Probes {
+  private static final JsonNodeFactory NODES = EngineJson.nodes();
+  private static final List<String> TEXT =
+      List.of(
+          "a", "x y", "007", "05", "+5", " 5", "5 ", "-0", "1.0", "1e3", "0x1F", "True", "TRUE",
+          "yes", "1Gi", "1000m", "0.5", "1k", "90m", "1h30m", "3600s", "1h", "a,b", "a b", "a;b",
+          "a:b", "A", "-", "");
+  private static final List<Long> INTEGERS = List.of(0L, 1L, 7L, -1L, 42L, 1000L, 1024L, 5400L);
+  private static final List<String> NUMBERS =
+      List.of("0.5", "1.5", "0.1", "3", "2.25", "1e-7", "1234.5678", "-2.5");
+  private static final int MAX_DEPTH = 4;
+  private static final int VARIANTS_PER_FIELD = 8;
+  private static final int SINGLE_ELEMENTS = 40;
+
+  private final List<String> literals;
+
+  /**
+   * @param literals text the rule itself names (separators, keys, mapped values): values holding
+   *     them are tried too
+   */
+  Probes(List<String> literals) {
+    this.literals = List.copyOf(literals);
+  }
+
+  /** Whether {@link #values} is every value {@code node} admits (an enum, a boolean). */
+  static boolean finite(SchemaNode node) {
+    return node.construct() == null
+        && (!node.enumValues().isEmpty()
+            || (Classification.of(node).kind() == LeafKind.BOOLEAN && !node.intOrString()));
+  }
+
+  /** The probe values for {@code node}, each conforming to it, without duplicates. */
+  List<JsonNode> values(SchemaNode node) {
+    return values(node, 0);
+  }
+
+  private List<JsonNode> values(SchemaNode node, int depth) {
+    var out = new ArrayList<JsonNode>();
+    for (var candidate : candidates(node, depth)) {
+      if (SchemaConformance.checkValue(candidate, node, "").isEmpty()
+          && out.stream().noneMatch(v -> EngineJson.sameValue(v, candidate))) {
+        out.add(candidate);
+      }
+    }
+    return out;
+  }
+
+  private List<JsonNode> candidates(SchemaNode node, int depth) {
+    var out = new ArrayList<JsonNode>();
+    if (!node.enumValues().isEmpty()) {
+      node.enumValues().forEach(v -> out.add(v.deepCopy()));
+      return out;
+    }
+    if (node.construct() != null) {
+      out.add(NODES.textNode("a"));
+      out.add(NODES.objectNode().put("a", "b"));
+      return out;
+    }
+    if (node.intOrString()) {
+      integers(out);
+      texts(out);
+      return out;
+    }
+    switch (Classification.of(node).kind()) {
+      case STRING -> texts(out);
+      case INTEGER -> integers(out);
+      case NUMBER -> {
+        NUMBERS.forEach(n -> out.add(NODES.numberNode(new BigDecimal(n))));
+        integers(out);
+      }
+      case BOOLEAN -> {
+        out.add(NODES.booleanNode(true));
+        out.add(NODES.booleanNode(false));
+      }
+      case ARRAY -> arrays(node, depth, out);
+      case OBJECT -> objects(node, depth, out);
+      case UNKNOWN -> {
+        texts(out);
+        integers(out);
+        out.add(NODES.objectNode().put("x", "y"));
+      }
+    }
+    return out;
+  }
+
+  private void texts(List<JsonNode> out) {
+    TEXT.forEach(t -> out.add(NODES.textNode(t)));
+    for (var literal : literals) {
+      out.add(NODES.textNode(literal));
+      out.add(NODES.textNode("a" + literal + "b"));
+      out.add(NODES.textNode(literal + literal));
+      out.add(NODES.textNode("a" + literal));
+    }
+  }
+
+  private static void integers(List<JsonNode> out) {
+    INTEGERS.forEach(i -> out.add(NODES.numberNode(i)));
+  }
+
+  private void arrays(SchemaNode node, int depth, List<JsonNode> out) {
+    var items = node.items() == null ? SchemaNode.empty() : node.items();
+    var elements = depth >= MAX_DEPTH ? first(values(items, depth + 1)) : values(items, depth + 1);
+    for (int i = 0; i < Math.min(elements.size(), SINGLE_ELEMENTS); i++) {
+      out.add(array(elements.get(i)));
+    }
+    if (elements.size() >= 2) {
+      out.add(array(elements.get(0), elements.get(1)));
+      out.add(array(elements.get(1), elements.get(0)));
+    }
+    if (!elements.isEmpty()) {
+      out.add(array(elements.get(0), elements.get(0)));
+    }
+  }
+
+  private void objects(SchemaNode node, int depth, List<JsonNode> out) {
+    if (!node.properties().isEmpty()) {
+      var choices = new ArrayList<List<JsonNode>>();
+      for (var property : node.properties().values()) {
+        var values = values(property, depth + 1);
+        choices.add(depth >= MAX_DEPTH ? first(values) : values);
+      }
+      var names = new ArrayList<>(node.properties().keySet());
+      var full = NODES.objectNode();
+      for (int i = 0; i < names.size(); i++) {
+        if (!choices.get(i).isEmpty()) {
+          full.set(names.get(i), choices.get(i).getFirst().deepCopy());
+        }
+      }
+      out.add(full);
+      for (int i = 0; i < names.size(); i++) {
+        var values = choices.get(i);
+        for (int v = 1; v < Math.min(values.size(), VARIANTS_PER_FIELD + 1); v++) {
+          out.add(full.deepCopy().set(names.get(i), values.get(v).deepCopy()));
+        }
+        if (!node.isRequired(names.get(i)) && names.size() > 1) {
+          var without = full.deepCopy();
+          without.remove(names.get(i));
+          out.add(without);
+        }
+      }
+      if (node.preserveUnknownFields()) {
+        out.add(full.deepCopy().put("zz-unknown", "a"));
+      }
+      return;
+    }
+    if (node.additionalProperties() != null) {
+      var values = values(node.additionalProperties(), depth + 1);
+      var keys = new ArrayList<String>(List.of("zz", "a"));
+      keys.addAll(literals);
+      for (int i = 0; i < Math.min(values.size(), VARIANTS_PER_FIELD); i++) {
+        out.add(NODES.objectNode().set("zz", values.get(i).deepCopy()));
+      }
+      for (var key : keys) {
+        if (!values.isEmpty()) {
+          out.add(NODES.objectNode().set(key, values.getFirst().deepCopy()));
+        }
+      }
+      if (values.size() >= 2) {
+        var two = NODES.objectNode();
+        two.set("a", values.get(0).deepCopy());
+        two.set("b", values.get(1).deepCopy());
+        out.add(two);
+      }
+      return;
+    }
+    out.add(NODES.objectNode().put("x", "y"));
+    out.add(NODES.objectNode().put("x", 1));
+  }
+
+  private static ArrayNode array(JsonNode... elements) {
+    var array = NODES.arrayNode();
+    for (var e : elements) {
+      array.add(e.deepCopy());
+    }
+    return array;
+  }
+
+  private static List<JsonNode> first(List<JsonNode> values) {
+    return values.isEmpty() ? values : List.of(values.getFirst());
+  }
+}
