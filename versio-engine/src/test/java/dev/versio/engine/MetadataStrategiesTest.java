@@ -44,7 +44,7 @@ class MetadataStrategiesTest {
   }
 
   @Test
-  void toAnnotationWithoutRestoreIsLossyTowardsTheHubAndStripsTheKey() {
+  void toAnnotationWithoutRestoreIsLossyBothWaysAndStripsTheKey() {
     var config =
         spokeRules(
             """
@@ -53,7 +53,7 @@ class MetadataStrategiesTest {
           acknowledgeLossy: true
         """);
     assertThat(compiled(target(HUB, SPOKE), config).plans().get("v1").verdict())
-        .isEqualTo(new Verdict(true, false));
+        .isEqualTo(new Verdict(false, false));
     var hub =
         router(target(HUB, SPOKE), config)
             .convert(

@@ -174,7 +174,7 @@ final class LossSearch {
     }
 
     void consider(ObjectNode input, Op forth, Op back) {
-      if (input == null || input.isEmpty()) {
+      if (input == null) {
         return;
       }
       var there = EngineJson.nodes().objectNode();
@@ -199,7 +199,16 @@ final class LossSearch {
         return;
       }
       var before = present(sources, input);
-      long candidate = before.size() * 1_000_000L + input.toString().length();
+      // an object without the fields that comes back with them (a default filled in) is a loss
+      // too, but a value that is lost tells more: it is shown only when nothing else is found
+      long candidate =
+          before.isEmpty()
+              ? Long.MAX_VALUE - 1
+              : before.size() * 1_000_000L + input.toString().length();
+      if (before.isEmpty()) {
+        before =
+            sources.stream().map(f -> new Counterexample.Field(f.name(), f.path(), null)).toList();
+      }
       if (candidate < size) {
         size = candidate;
         witness =

@@ -7,7 +7,12 @@ import dev.versio.engine.runtime.Op;
 import dev.versio.engine.runtime.Op.MetadataBucket;
 import java.util.List;
 
-/** Strategies that keep a field of one side in an annotation or label of the other. */
+/**
+ * Strategies that keep a field of one side in an annotation or label of the other. Without {@code
+ * restoreOnReverse} ({@code stashOnReverse}) the value survives neither round trip: the field does
+ * not come back from the other side, and the annotation or label is dropped on the way back; so
+ * both directions are lossy.
+ */
 final class MetadataRules {
   private MetadataRules() {}
 
@@ -79,7 +84,7 @@ final class MetadataRules {
     return new Resolved(
         new Op.Stash(hubPath, bucket, key, serialization, json),
         reverse,
-        new Verdict(true, restore),
+        new Verdict(restore, restore),
         List.of(s.hubName(hubPath)),
         List.of());
   }
@@ -104,7 +109,7 @@ final class MetadataRules {
     return new Resolved(
         new Op.Restore(bucket, key, spokePath, serialization, json),
         reverse,
-        new Verdict(true, stash),
+        new Verdict(stash, stash),
         List.of(),
         List.of(s.spokeName(spokePath)));
   }
