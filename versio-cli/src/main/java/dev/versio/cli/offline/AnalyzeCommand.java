@@ -55,19 +55,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
           j.put("losslessHubToSpoke", s.lossless().hubToSpoke());
           j.put("losslessSpokeToHub", s.lossless().spokeToHub());
           j.put("rules", s.ruleResults().size());
-          var lossy = j.putArray("lossyRules");
-          for (var r : s.ruleResults()) {
-            if (r.lossless().lossless()) {
-              continue;
-            }
-            var l = lossy.addObject();
-            l.put("rule", "rules[" + r.index() + "]");
-            l.put("strategy", r.strategy().wireName());
-            r.hubPaths().forEach(l.withArray("hubPaths")::add);
-            r.spokePaths().forEach(l.withArray("spokePaths")::add);
-            directions(r).forEach(l.withArray("lossyDirections")::add);
-            l.put("acknowledged", r.acknowledged());
-          }
+          LossyRules.json(
+              j.putArray("lossyRules"),
+              LossyRules.of(report).stream().filter(e -> e.spoke().equals(s.version())).toList(),
+              false);
           s.uncoveredHub().forEach(j.withArray("uncoveredHub")::add);
           s.uncoveredSpoke().forEach(j.withArray("uncoveredSpoke")::add);
         }
@@ -94,44 +85,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
               s.diagnostics().size());
         }
         out.println("overall lossless: " + (report.overallLossless() ? "yes" : "no"));
-        for (var s : report.spokes()) {
-          for (var r : s.ruleResults()) {
-            if (!r.lossless().lossless()) {
-              var paths = new java.util.LinkedHashSet<String>(r.hubPaths());
-              paths.addAll(r.spokePaths());
-              Output.wrap(
-                  out,
-                  "LOSSY ["
-                      + s.version()
-                      + "] rules["
-                      + r.index()
-                      + "] "
-                      + r.strategy().wireName()
-                      + " "
-                      + String.join(", ", paths)
-                      + ": loses data "
-                      + String.join(" and ", directions(r))
-                      + (r.acknowledged() ? " (acknowledged)" : " (NOT acknowledged)"),
-                  "  ");
-            }
-          }
-        }
+        LossyRules.text(out, LossyRules.of(report));
       }
       analysis.diagnostics().forEach(d -> Output.text(out, d));
     }
     return analysis.valid() ? 0 : 1;
-  }
-
-  /** {@code hub->spoke} and/or {@code spoke->hub}: the directions the rule loses data in. */
-  private static java.util.List<String> directions(dev.versio.engine.compile.RuleResult r) {
-    var out = new java.util.ArrayList<String>();
-    if (!r.lossless().hubToSpoke()) {
-      out.add("hub->spoke");
-    }
-    if (!r.lossless().spokeToHub()) {
-      out.add("spoke->hub");
-    }
-    return out;
   }
 
   private static String verdict(boolean lossless) {

@@ -55,6 +55,7 @@ public final class ValidateCommand implements Callable<Integer> {
       o.put("valid", schemaChecked && analysis.valid());
       o.put("result", verdict.toLowerCase(java.util.Locale.ROOT).replace(' ', '-'));
       o.set("diagnostics", Output.diagnostics(analysis.diagnostics()));
+      LossyRules.json(o.putArray("lossyRules"), LossyRules.of(analysis.report()), true);
       Output.structured(out, o, output == OutputFormat.YAML);
     } else {
       out.println("config: " + config.name());
@@ -66,6 +67,10 @@ public final class ValidateCommand implements Callable<Integer> {
                   ? "yes (against " + analysis.target().name() + ")"
                   : "no (no --crd/--xrd given)"));
       analysis.diagnostics().forEach(d -> Output.text(out, d));
+      // acknowledged losses too: what the config accepts to lose, shown by example
+      LossyRules.text(
+          out,
+          LossyRules.of(analysis.report()).stream().filter(e -> e.rule().acknowledged()).toList());
       if (!schemaChecked && analysis.valid()) {
         Output.wrap(
             out,

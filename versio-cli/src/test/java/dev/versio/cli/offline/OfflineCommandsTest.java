@@ -241,6 +241,50 @@ class OfflineCommandsTest {
   }
 
   @Test
+  void analyzeShowsACounterexampleForEveryLossyDirectionItCanRunBackwards() throws IOException {
+    var story = examples().resolve("kitchen-sink");
+    run(
+        "analyze",
+        "-c",
+        story.resolve("config.yaml").toString(),
+        "--crd",
+        story.resolve("crd.yaml").toString(),
+        "-o",
+        "json");
+    var json = new ObjectMapper().readTree(out.toString());
+    var duration =
+        json.findValues("lossyRules").stream()
+            .flatMap(rules -> java.util.stream.StreamSupport.stream(rules.spliterator(), false))
+            .filter(r -> r.path("strategy").asText().equals("Duration"))
+            .findFirst()
+            .orElseThrow();
+    var example = duration.path("counterexamples").get(0);
+    assertThat(example.path("direction").asText()).isEqualTo("hub->spoke");
+    assertThat(example.path("before").path("spec.grace").asText()).isEqualTo("90m");
+    assertThat(example.path("converted").path("spec.graceSeconds").asLong()).isEqualTo(5400);
+    assertThat(example.path("after").path("spec.grace").asText()).isEqualTo("1h30m0s");
+  }
+
+  @Test
+  void theErrorRejectingAnUnacknowledgedLossShowsWhatIsLostAndValidateListsAcknowledgedOnes() {
+    var mistakes = examples().resolve("mistakes");
+    assertThat(
+            run(
+                "validate",
+                "-c",
+                mistakes.resolve("unacknowledged-loss.yaml").toString(),
+                "--crd",
+                mistakes.resolve("crd.yaml").toString()))
+        .isEqualTo(1);
+    assertThat(out.toString().replaceAll("\\s+", " "))
+        .contains(
+            "hub->spoke conversion is lossy but acknowledgeLossy is not set; e.g. spec.engine")
+        .contains("(not kept) -> spec.engine absent")
+        .contains(
+            "LOSSY [v1] rules[3] DefaultValue spec.engine: loses data spoke->hub (acknowledged)");
+  }
+
+  @Test
   void convertPrintsTheObjectAtTheRequestedVersion() {
     var story = examples().resolve("field-rename");
     assertThat(

@@ -159,13 +159,14 @@ final class LossSearch {
     return input;
   }
 
-  /** The smallest counterexample seen so far: fewest fields, then shortest text. */
+  /** The best counterexample seen so far: fewest fields, then the first found. */
   private static final class Best {
     private final String direction;
     private final List<Field> sources;
     private final List<Field> destinations;
     private Counterexample witness;
     private long size = Long.MAX_VALUE;
+    private long seen;
 
     Best(String direction, List<Field> sources, List<Field> destinations) {
       this.direction = direction;
@@ -177,6 +178,7 @@ final class LossSearch {
       if (input == null) {
         return;
       }
+      seen++;
       var there = EngineJson.nodes().objectNode();
       var returned = EngineJson.nodes().objectNode();
       try {
@@ -201,10 +203,9 @@ final class LossSearch {
       var before = present(sources, input);
       // an object without the fields that comes back with them (a default filled in) is a loss
       // too, but a value that is lost tells more: it is shown only when nothing else is found
+      // fewest fields first, then the first found: probes come in order of how telling they are
       long candidate =
-          before.isEmpty()
-              ? Long.MAX_VALUE - 1
-              : before.size() * 1_000_000L + input.toString().length();
+          before.isEmpty() ? Long.MAX_VALUE - 1 : before.size() * 1_000_000_000L + seen;
       if (before.isEmpty()) {
         before =
             sources.stream().map(f -> new Counterexample.Field(f.name(), f.path(), null)).toList();
