@@ -64,14 +64,13 @@ final class CollectionRules {
 
   /**
    * Joining keeps everything only when no element can contain the separator or be empty: numbers
-   * and booleans with a separator of punctuation, or strings whose enum rules that out.
+   * and booleans with a separator of punctuation, or strings whose enum, pattern or length rules
+   * that out.
    */
   private static boolean joinKeeps(SchemaNode items, String separator) {
     var kind = Classification.of(items).kind();
     if (kind == LeafKind.STRING) {
-      return !items.enumValues().isEmpty()
-          && items.enumValues().stream()
-              .allMatch(v -> !v.asText().isEmpty() && !v.asText().contains(separator));
+      return TextLosses.ruledOut(items, TextLosses.joinedItems(separator));
     }
     return separator
         .chars()

@@ -8,6 +8,8 @@ import dev.versio.engine.schema.Classification;
 import dev.versio.engine.schema.LeafKind;
 import dev.versio.engine.schema.SchemaConformance;
 import dev.versio.engine.schema.SchemaNode;
+import dev.versio.engine.schema.TextLanguage;
+import dk.brics.automaton.BasicAutomata;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -87,7 +89,12 @@ final class Probes {
       return out;
     }
     switch (Classification.of(node).kind()) {
-      case STRING -> texts(out);
+      case STRING -> {
+        texts(out);
+        if (node.textBounds() != null) {
+          textsWithin(node, out);
+        }
+      }
       case INTEGER -> integers(out);
       case NUMBER -> {
         NUMBERS.forEach(n -> out.add(NODES.numberNode(new BigDecimal(n))));
@@ -115,6 +122,26 @@ final class Probes {
       out.add(NODES.textNode("a" + literal + "b"));
       out.add(NODES.textNode(literal + literal));
       out.add(NODES.textNode("a" + literal));
+    }
+  }
+
+  /**
+   * For a pattern or length: the shortest admitted text holding each probe text, so that the probes
+   * still reach values the schema allows (e.g. {@code "00"} for {@code ^[0-9]+$}).
+   */
+  private void textsWithin(SchemaNode node, List<JsonNode> out) {
+    var admitted = TextLanguage.admitted(node);
+    var any = BasicAutomata.makeAnyString();
+    var holding = new ArrayList<String>(TEXT);
+    holding.addAll(literals);
+    for (var text : holding) {
+      var example =
+          admitted
+              .intersection(any.concatenate(BasicAutomata.makeString(text)).concatenate(any))
+              .getShortestExample(true);
+      if (example != null) {
+        out.add(NODES.textNode(example));
+      }
     }
   }
 

@@ -10,6 +10,7 @@ import dev.versio.engine.runtime.Op;
 import dev.versio.engine.runtime.ValueOp;
 import dev.versio.engine.schema.Classification;
 import dev.versio.engine.schema.LeafKind;
+import dev.versio.engine.schema.SchemaNode;
 import java.math.BigDecimal;
 import java.util.List;
 
@@ -55,19 +56,29 @@ final class ScalarRules {
         new ValueOp.Coerce(r.path(), sk, r.onFractionalInteger()),
         new ValueOp.Coerce(r.path(), hk, r.onFractionalInteger()),
         new Verdict(
-            coercionKeeps(hk, sk, r.onFractionalInteger()),
-            coercionKeeps(sk, hk, r.onFractionalInteger())),
+            coercionKeeps(hub, hk, sk, r.onFractionalInteger()),
+            coercionKeeps(spoke, sk, hk, r.onFractionalInteger())),
         List.of(s.hubName(r.path())),
         List.of(s.spokeName(r.path())));
   }
 
-  /** Whether coercing {@code from} to {@code to} keeps every value (or fails loudly). */
-  private static boolean coercionKeeps(LeafKind from, LeafKind to, FractionalPolicy policy) {
+  /**
+   * Whether coercing {@code from} to {@code to} keeps every value (or fails loudly). Text parsed
+   * into a number or a boolean loses its spelling ("05", " 5", "True") unless the schema's enum,
+   * pattern or length admits only the spelling that prints back (e.g. {@code pattern:
+   * '^(0|[1-9][0-9]*)$'} into an integer).
+   */
+  private static boolean coercionKeeps(
+      SchemaNode fromNode, LeafKind from, LeafKind to, FractionalPolicy policy) {
     if (from == to) {
       return true;
     }
     if (from == LeafKind.STRING) {
-      return false; // "05", " 5", "True" parse, but come back spelled differently
+      return switch (to) {
+        case INTEGER -> TextLosses.ruledOut(fromNode, TextLosses.INTEGER_SPELLINGS);
+        case BOOLEAN -> TextLosses.ruledOut(fromNode, TextLosses.BOOLEAN_SPELLINGS);
+        default -> false;
+      };
     }
     return !(from == LeafKind.NUMBER && to == LeafKind.INTEGER && policy != FractionalPolicy.ERROR);
   }
