@@ -51,7 +51,7 @@ final class RandomObjects {
       return o;
     }
     return switch (c.kind()) {
-      case STRING -> nodes.textNode(word());
+      case STRING -> nodes.textNode(node.textBounds() == null ? word() : within(node));
       case INTEGER ->
           random.nextInt(10) == 0
               ? nodes.numberNode(new BigInteger(80, random).negate())
@@ -96,6 +96,50 @@ final class RandomObjects {
       }
       case UNKNOWN -> nodes.textNode(word());
     };
+  }
+
+  private final java.util.Map<SchemaNode, dk.brics.automaton.Automaton> languages =
+      new java.util.IdentityHashMap<>();
+
+  /**
+   * A random text the node's pattern and lengths admit: a random walk through their automaton,
+   * preferring readable characters, checked against the real pattern (the automaton may admit
+   * more); else the shortest admitted text.
+   */
+  private String within(SchemaNode node) {
+    var language =
+        languages.computeIfAbsent(node, n -> dev.versio.engine.schema.TextLanguage.admitted(n));
+    for (int attempt = 0; attempt < 20; attempt++) {
+      var state = language.getInitialState();
+      var text = new StringBuilder();
+      while (text.length() < 12) {
+        var transitions =
+            state.getTransitions().stream()
+                .sorted(java.util.Comparator.comparing(t -> t.getMin()))
+                .toList();
+        if (transitions.isEmpty() || (state.isAccept() && random.nextInt(4) == 0)) {
+          break;
+        }
+        var t = transitions.get(random.nextInt(transitions.size()));
+        var readable = ALPHABET.chars().filter(c -> c >= t.getMin() && c <= t.getMax()).toArray();
+        text.append(
+            readable.length > 0
+                ? (char) readable[random.nextInt(readable.length)]
+                : (char) (t.getMin() + random.nextInt(t.getMax() - t.getMin() + 1)));
+        state = t.getDest();
+      }
+      var value = nodesText(text);
+      if (state.isAccept()
+          && dev.versio.engine.schema.SchemaConformance.checkValue(value, node, "").isEmpty()) {
+        return text.toString();
+      }
+    }
+    var shortest = language.getShortestExample(true);
+    return shortest == null ? word() : shortest;
+  }
+
+  private static JsonNode nodesText(CharSequence text) {
+    return EngineJson.nodes().textNode(text.toString());
   }
 
   private String word() {
