@@ -30,7 +30,7 @@ final class Probes {
       List.of(
           "a", "x y", "a,b", "90m", "1Gi", "007", "True", "1.0", "+5", " 5", "5 ", "1e3", "0x1F",
           "TRUE", "yes", "1000m", "0.5", "1k", "1h30m", "3600s", "1h", "05", "-0", "a b", "a;b",
-          "a:b", "A", "-", "0", "1", "10", "");
+          "a:b", "A", "-", "0", "1", "10", "1000", "");
 
   private static final List<Long> INTEGERS = List.of(0L, 1L, 7L, -1L, 42L, 1000L, 1024L, 5400L);
   private static final List<String> NUMBERS =
