@@ -19,8 +19,9 @@ final class CollectionStrategies {
   private static final String SEPARATOR =
       "The text between elements; not empty (a list joined with nothing cannot be split).";
   private static final String JOIN_KEEPS =
-      "When no element can hold the separator: numbers and booleans with a punctuation"
-          + " separator, or strings whose `enum` rules it out.";
+      "When no element can hold the separator or be empty: numbers and booleans with a"
+          + " punctuation separator, or strings whose `enum`, `pattern` or `maxLength` rules it"
+          + " out (e.g. `pattern: '^[a-z0-9-]+$'` with `,`).";
   private static final String SPLIT_KEEPS =
       "For string elements; numbers and booleans lose their spelling (`080` comes back as"
           + " `80`).";

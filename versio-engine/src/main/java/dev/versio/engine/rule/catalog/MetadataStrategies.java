@@ -12,7 +12,11 @@ import static dev.versio.engine.rule.catalog.SpecBuilder.spokePath;
 import dev.versio.engine.rule.Rule.Serialization;
 import dev.versio.engine.rule.Strategy;
 
-/** Strategies that keep a field of one side in an annotation or label of the other. */
+/**
+ * Strategies that keep a field of one side in an annotation or label of the other. Without {@code
+ * restoreOnReverse} ({@code stashOnReverse}) neither round trip keeps the value, so both directions
+ * are lossy.
+ */
 final class MetadataStrategies {
   private MetadataStrategies() {}
 
@@ -37,7 +41,9 @@ final class MetadataStrategies {
                 BOOLEAN,
                 "false",
                 "Whether spoke→hub reads the annotation back into `hubPath`."))
-        .hubToSpoke("Writes the hub value into `metadata.annotations[key]`.", "Always.")
+        .hubToSpoke(
+            "Writes the hub value into `metadata.annotations[key]`.",
+            "Only with `restoreOnReverse: true` (without it the field never comes back).")
         .spokeToHub(
             "With `restoreOnReverse`, reads the annotation back into `hubPath`; either way the"
                 + " annotation is removed.",
@@ -90,7 +96,7 @@ final class MetadataStrategies {
         .hubToSpoke(
             "Writes the hub value into `metadata.labels[key]`; a value that is not a valid"
                 + " label value fails the conversion.",
-            "Always.")
+            "Only with `restoreOnReverse: true` (without it the field never comes back).")
         .spokeToHub(
             "With `restoreOnReverse`, reads the label back into `hubPath`; either way the label"
                 + " is removed.",
@@ -143,7 +149,7 @@ final class MetadataStrategies {
                 "Whether spoke→hub writes the field into the annotation."))
         .hubToSpoke(
             "Reads `metadata.annotations[key]` into `spokePath` and removes the annotation.",
-            "Always.")
+            "Only with `stashOnReverse: true` (without it the annotation never comes back).")
         .spokeToHub(
             "With `stashOnReverse`, writes the spoke value into the annotation; otherwise removes"
                 + " the annotation.",
@@ -198,7 +204,8 @@ final class MetadataStrategies {
                 "false",
                 "Whether spoke→hub writes the field into the label."))
         .hubToSpoke(
-            "Reads `metadata.labels[key]` into `spokePath` and removes the label.", "Always.")
+            "Reads `metadata.labels[key]` into `spokePath` and removes the label.",
+            "Only with `stashOnReverse: true` (without it the label never comes back).")
         .spokeToHub(
             "With `stashOnReverse`, writes the spoke value into the label; otherwise removes the"
                 + " label.",

@@ -30,11 +30,15 @@ final class ScalarStrategies {
         .hubToSpoke(
             "Writes the hub value as the spoke's type.",
             "Unless the hub side is a string (text loses its spelling: `\"05\"` comes back as"
-                + " `\"5\"`), or a number goes into an integer with `Truncate` or `Round`.")
+                + " `\"5\"`; lossless into an integer or a boolean when the string's `enum`,"
+                + " `pattern` or `maxLength` admits only the spelling that prints back, e.g."
+                + " `pattern: '^(0|[1-9][0-9]*)$'`), or a number goes into an integer with"
+                + " `Truncate` or `Round`.")
         .spokeToHub(
             "Writes the spoke value as the hub's type.",
-            "Unless the spoke side is a string, or a number goes into an integer with `Truncate`"
-                + " or `Round`.")
+            "Unless the spoke side is a string (lossless as above when its schema admits only"
+                + " canonical spellings), or a number goes into an integer with `Truncate` or"
+                + " `Round`.")
         .note(
             "Integers of any size print as their digits and decimals keep their written digits"
                 + " (`1.50` stays `1.50`); text parses with surrounding spaces and `_` removed;"
