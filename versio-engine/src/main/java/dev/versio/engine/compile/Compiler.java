@@ -17,11 +17,15 @@ import java.util.Optional;
  * every listed spoke must be served; every served version must be the hub or a listed spoke.
  */
 public final class Compiler {
-  private final Tools tools = new Tools(new CanonicalJson(), new CelScripts());
+  private final Tools tools = new Tools(new CanonicalJson(), new CelScripts(), true);
 
-  /** Plans for every spoke, or every diagnostic if any is an error. */
+  /**
+   * Plans for every spoke, or every diagnostic if any is an error. Counterexamples are searched
+   * only for losses that are not acknowledged (they explain the rejection); {@link #analyze} shows
+   * them for every lossy rule.
+   */
   public CompileResult compile(ConversionConfig config, SchemaSource target) {
-    var report = analyze(config, target);
+    var report = analyze(config, target, tools.withAcknowledgedCounterexamples(false));
     if (report.hasErrors()) {
       return new CompileResult.Rejected(report.diagnostics());
     }
@@ -33,6 +37,10 @@ public final class Compiler {
 
   /** Analyses every spoke; returned even when there are errors. */
   public AnalyzeReport analyze(ConversionConfig config, SchemaSource target) {
+    return analyze(config, target, tools);
+  }
+
+  private AnalyzeReport analyze(ConversionConfig config, SchemaSource target, Tools tools) {
     var versions = new LinkedHashMap<String, VersionSchema>();
     target.versions().forEach(v -> versions.put(v.name(), v));
     var global = Diagnostics.forSpoke(null);

@@ -45,6 +45,7 @@ final class LossSearch {
 
   static Outcome of(Scope s, Rule rule, Resolved resolved) {
     var verdict = resolved.verdict();
+    boolean wanted = !rule.options().acknowledgeLossy() || s.tools().acknowledgedCounterexamples();
     var probes = new Probes(literals(rule));
     var hubFields = fields(s, rule, true);
     var spokeFields = fields(s, rule, false);
@@ -60,7 +61,8 @@ final class LossSearch {
               spokeFields,
               resolved.hubToSpoke(),
               resolved.spokeToHub(),
-              probes);
+              probes,
+              wanted);
       h = found.witness();
       hubToSpoke = found.provenLossless();
     }
@@ -72,7 +74,8 @@ final class LossSearch {
               hubFields,
               resolved.spokeToHub(),
               resolved.hubToSpoke(),
-              probes);
+              probes,
+              wanted);
       b = found.witness();
       spokeToHub = found.provenLossless();
     }
@@ -91,15 +94,15 @@ final class LossSearch {
       List<Field> destinations,
       Op forth,
       Op back,
-      Probes probes) {
-    if (sources.isEmpty()) {
+      Probes probes,
+      boolean wanted) {
+    boolean finite = sources.stream().allMatch(f -> Probes.finite(f.node()));
+    if (sources.isEmpty() || !(wanted || finite)) {
       return new Search(Optional.empty(), false);
     }
     var values = sources.stream().map(f -> probes.values(f.node())).toList();
     long combinations = 1;
-    boolean finite = true;
     for (int i = 0; i < sources.size(); i++) {
-      finite &= Probes.finite(sources.get(i).node());
       combinations *= values.get(i).size() + 1L; // + absent
     }
     var best = new Best(direction, sources, destinations);
@@ -115,6 +118,9 @@ final class LossSearch {
         best.consider(input(sources, values, choice), forth, back);
       }
       return new Search(best.witness(), true);
+    }
+    if (!wanted) {
+      return new Search(Optional.empty(), false);
     }
     // one field at a time, then all together, then random mixes
     var choice = new int[sources.size()];
