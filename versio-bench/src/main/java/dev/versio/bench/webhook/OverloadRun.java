@@ -16,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Executors;
@@ -24,13 +25,16 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A real {@code versio webhook-server} process (its own JVM, one target served from a config on a
  * test control plane) driven in three phases by the open-loop generator: {@code rate}/s for 10 s,
- * then 3 × {@code rate}/s for 30 s with up to 96 requests outstanding (one HTTP/2 connection), then
- * {@code rate}/s for 10 s again. Per phase: requests sent, answered, refused (429) and failed,
- * latency of the answered ones; the replica's heap (its own metrics, sampled every 250 ms) before,
- * at its peak and after; whether the process is still alive.
+ * then 3 × {@code rate}/s for 30 s with up to 4 × 96 requests outstanding (four HTTP/2
+ * connections), then {@code rate}/s for 10 s again. Per phase: requests sent, answered, refused
+ * (429) and failed, latency of the answered ones; the replica's heap (its own metrics, sampled
+ * every 250 ms) before, at its peak and after; whether the process is still alive.
  *
- * <p>Usage: {@code OverloadRun [rate=1000] [maxInFlight=64] [xmx=256m]}. Exits 1 when the replica
- * died, or when the recovery phase failed a request.
+ * <p>Usage: {@code OverloadRun [rate=1000] [maxInFlight=64] [xmx=256m] [objectsPerReview=1]}: a
+ * review of many objects (as the apiserver sends for a list) costs the replica that many times
+ * more, so a replica's sustainable rate, and an overload beyond it, can be reached with the
+ * generator on the same machine. Exits 1 when the replica died, or when the recovery phase failed a
+ * request.
  */
 public final class OverloadRun {
   private static final String SERVER = "overload";
@@ -43,12 +47,16 @@ public final class OverloadRun {
    */
   private static final int CLIENT_STREAMS = 96;
 
+  /** HTTP/2 connections the generator spreads requests over (round robin). */
+  private static final int CONNECTIONS = 4;
+
   private OverloadRun() {}
 
   public static void main(String[] args) throws Exception {
     int rate = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
     int maxInFlight = args.length > 1 ? Integer.parseInt(args[1]) : 64;
     var xmx = args.length > 2 ? args[2] : "256m";
+    int objects = args.length > 3 ? Integer.parseInt(args[3]) : 1;
     var work = Files.createTempDirectory("versio-overload-");
     boolean ok;
     try (var controlPlane =
@@ -93,13 +101,19 @@ public final class OverloadRun {
         var port = replicas.conversionPorts().getFirst();
         var uri =
             URI.create("https://127.0.0.1:" + port + "/convert/" + crd.getMetadata().getName());
-        var http =
-            HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_2)
-                .sslContext(ca.trustingContext())
-                .executor(Executors.newFixedThreadPool(4))
-                .build();
-        var body = review(group).getBytes(StandardCharsets.UTF_8);
+        // several connections, as an apiserver opens under load: each HTTP/2 connection is read by
+        // one event loop of the replica, so one connection alone cannot fill its in-flight limit
+        var clients = new ArrayList<HttpClient>();
+        for (int c = 0; c < CONNECTIONS; c++) {
+          clients.add(
+              HttpClient.newBuilder()
+                  .version(HttpClient.Version.HTTP_2)
+                  .sslContext(ca.trustingContext())
+                  .executor(Executors.newFixedThreadPool(2))
+                  .build());
+        }
+        var http = clients.getFirst();
+        var body = review(group, objects).getBytes(StandardCharsets.UTF_8);
         var request =
             HttpRequest.newBuilder(uri)
                 .header("Content-Type", "application/json")
@@ -108,7 +122,9 @@ public final class OverloadRun {
                 .build();
         OpenLoop.Sender send =
             i ->
-                http.sendAsync(request, HttpResponse.BodyHandlers.discarding())
+                clients
+                    .get((int) (i % CONNECTIONS))
+                    .sendAsync(request, HttpResponse.BodyHandlers.discarding())
                     .thenApply(HttpResponse::statusCode);
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline) {
@@ -123,10 +139,12 @@ public final class OverloadRun {
         heap.start();
         System.out.printf(
             Locale.ROOT,
-            "webhook-server process -Xmx%s --max-in-flight %d; one-object reviews over HTTP/2;"
-                + " heap in use %.1f MiB before warm-up%n",
+            "webhook-server process -Xmx%s --max-in-flight %d; reviews of %d object(s) (%d bytes)"
+                + " over HTTP/2; heap in use %.1f MiB before warm-up%n",
             xmx,
             maxInFlight,
+            objects,
+            body.length,
             heap.now() / 1048576.0);
         OpenLoop.run(
             new OpenLoop.Settings(rate, Duration.ofSeconds(10), 64, Duration.ofSeconds(10)), send);
@@ -140,7 +158,10 @@ public final class OverloadRun {
         var burst =
             OpenLoop.run(
                 new OpenLoop.Settings(
-                    3 * rate, Duration.ofSeconds(30), CLIENT_STREAMS, Duration.ofSeconds(10)),
+                    3 * rate,
+                    Duration.ofSeconds(30),
+                    CLIENT_STREAMS * CONNECTIONS,
+                    Duration.ofSeconds(10)),
                 send);
         report("burst " + 3 * rate + "/s, 30 s", burst);
         double peak = heap.peak();
@@ -191,14 +212,26 @@ public final class OverloadRun {
         result.latencyMillis(0.99));
   }
 
-  private static String review(String group) {
+  private static String review(String group, int objects) {
+    var items = new StringBuilder();
+    for (int i = 0; i < objects; i++) {
+      items
+          .append(i == 0 ? "" : ",")
+          .append("{\"apiVersion\":\"")
+          .append(group)
+          .append("/v2\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"w")
+          .append(i)
+          .append("\",\"namespace\":\"default\",\"labels\":{\"app\":\"a\",\"tier\":\"t\"}},")
+          .append("\"spec\":{\"replicas\":")
+          .append(i)
+          .append(",\"engine\":\"x\"}}");
+    }
     return "{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"kind\":\"ConversionReview\",\"request\":{"
         + "\"uid\":\"u\",\"desiredAPIVersion\":\""
         + group
-        + "/v1\",\"objects\":[{\"apiVersion\":\""
-        + group
-        + "/v2\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"w\",\"namespace\":\"default\"},"
-        + "\"spec\":{\"replicas\":3,\"engine\":\"x\"}}]}}";
+        + "/v1\",\"objects\":["
+        + items
+        + "]}}";
   }
 
   /** Samples the replica's heap in use every 250 ms, keeping the peak. */
