@@ -302,6 +302,82 @@ public final class ControlPlane implements AutoCloseable {
     }
   }
 
+  /**
+   * Stops kube-apiserver only (SIGTERM, SIGKILL after 5 s); etcd keeps running, so the cluster can
+   * still be changed through {@link #startSecondApiServer()} while clients of this apiserver are
+   * cut off. {@link #startApiServer()} brings it back on the same port.
+   */
+  public synchronized void stopApiServer() {
+    apiServer.stop(Duration.ofSeconds(5));
+  }
+
+  /** Starts kube-apiserver again after {@link #stopApiServer()} and returns once it is ready. */
+  public synchronized void startApiServer() {
+    if (closed) {
+      throw new IllegalStateException("control plane " + id + " is closed");
+    }
+    try {
+      apiServer =
+          ManagedProcess.start(
+              "kube-apiserver", apiServerCommand, dir.resolve("kube-apiserver.log"));
+      ledgerEntry.recordProcess(apiServer);
+      awaitReady(apiServer, url, ca, adminToken);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot restart kube-apiserver in " + dir, e);
+    }
+  }
+
+  /**
+   * A second kube-apiserver on the same etcd, on a port of its own: another path to the same
+   * cluster, e.g. to make changes while clients of the first one are cut off. The caller closes it.
+   */
+  public synchronized SecondApiServer startSecondApiServer() {
+    int port = LoopbackPorts.free();
+    var command =
+        apiServerCommand.stream()
+            .map(a -> a.startsWith("--secure-port=") ? "--secure-port=" + port : a)
+            .toList();
+    var second = URI.create("https://127.0.0.1:" + port);
+    try {
+      var process =
+          ManagedProcess.start("kube-apiserver-2", command, dir.resolve("kube-apiserver-2.log"));
+      ledgerEntry.recordProcess(process);
+      try {
+        awaitReady(process, second, ca, adminToken);
+      } catch (RuntimeException e) {
+        process.stop(Duration.ofSeconds(5));
+        throw e;
+      }
+      return new SecondApiServer(
+          process,
+          baseConfig().withMasterUrl(second.toString()).withOauthToken(adminToken).build());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start a second kube-apiserver in " + dir, e);
+    }
+  }
+
+  /** A second kube-apiserver of this control plane ({@link #startSecondApiServer()}). */
+  public static final class SecondApiServer implements AutoCloseable {
+    private final ManagedProcess process;
+    private final Config adminConfig;
+
+    private SecondApiServer(ManagedProcess process, Config adminConfig) {
+      this.process = process;
+      this.adminConfig = adminConfig;
+    }
+
+    /** A new admin client of this apiserver; the caller closes it. */
+    public KubernetesClient adminClient() {
+      return new KubernetesClientBuilder().withConfig(adminConfig).build();
+    }
+
+    /** Stops it (SIGTERM, SIGKILL after 5 s). */
+    @Override
+    public void close() {
+      process.stop(Duration.ofSeconds(5));
+    }
+  }
+
   /** Client configuration for the cluster admin ({@code system:masters}). */
   public Config adminConfig() {
     return baseConfig().withOauthToken(adminToken).build();

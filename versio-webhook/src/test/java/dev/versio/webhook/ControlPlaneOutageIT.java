@@ -22,8 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A control-plane outage under a running replica: with etcd and kube-apiserver stopped, reviews
  * sent straight to the replica keep being answered from its registry and it stays ready; once they
- * are back, its informers resume and a config change made after the outage reaches the plan. The
- * test runs its own control plane, which it stops and starts.
+ * are back, its informers resume and a config change made after the outage reaches the plan; and a
+ * change made while its apiserver is away, through a second apiserver on the same etcd, reaches the
+ * plan once its apiserver is back. The test runs its own control plane, which it stops and starts.
  */
 class ControlPlaneOutageIT {
   private static final ObjectMapper JSON = EngineJson.newMapper();
@@ -117,6 +118,34 @@ class ControlPlaneOutageIT {
             .atMost(Duration.ofSeconds(90))
             .until(() -> !server.registry().get(crdName).orElseThrow().planHash().equals(before));
         assertThat(hubSpec(http, convert, group)).isEqualTo("{\"replicas\":3}");
+        assertThat(server.ready()).isTrue();
+
+        // a change made while the replica's apiserver is away, through another apiserver on the
+        // same etcd, reaches the plan once the replica's apiserver is back: the informers resume
+        // from where they were (or list again) and miss nothing
+        var beforeAway = server.registry().get(crdName).orElseThrow().planHash();
+        controlPlane.stopApiServer();
+        try (var second = controlPlane.startSecondApiServer();
+            var other = second.adminClient()) {
+          var whileAway = PlanLifecycleIT.config(crdName, serverName, "spec.replicas");
+          ((com.fasterxml.jackson.databind.node.ObjectNode)
+                  whileAway.getSpec().spokes.getFirst().rules.getFirst())
+              .put("reason", "changed while the replica's apiserver was away");
+          other.resource(whileAway).forceConflicts().serverSideApply();
+          assertThat(hubSpec(http, convert, group))
+              .as("reviews while the replica's apiserver is away")
+              .isEqualTo("{\"replicas\":3}");
+          assertThat(server.registry().get(crdName).orElseThrow().planHash())
+              .as("the replica cannot have seen the change yet")
+              .isEqualTo(beforeAway);
+        } finally {
+          controlPlane.startApiServer();
+        }
+        await()
+            .atMost(Duration.ofSeconds(90))
+            .until(
+                () -> !server.registry().get(crdName).orElseThrow().planHash().equals(beforeAway));
+        assertThat(server.registry().get(crdName).orElseThrow().servable()).isTrue();
         assertThat(server.ready()).isTrue();
       }
     }
