@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The operator through a control-plane outage: etcd and kube-apiserver stopped for 20 s and started
  * again under a running operator. No config changes phase because a list or watch failed, nothing
- * is reverted, and a change made after the outage is reconciled.
+ * is reverted, and a change made after the outage is reconciled; so is a change made while the
+ * operator's apiserver was stopped, through a second apiserver on the same etcd.
  */
 @KubeApiServerTest(dedicated = true)
 class OperatorControlPlaneOutageIT {
@@ -97,6 +98,29 @@ class OperatorControlPlaneOutageIT {
       assertThat(transitions(operator) - transitionsBefore)
           .as("phase changes through the outage and the change after it")
           .isZero();
+
+      // a change made while the operator's apiserver is away, through a second apiserver on the
+      // same etcd, is reconciled once its apiserver is back
+      var editedAway = names.get(1);
+      controlPlane.stopApiServer();
+      try (var second = controlPlane.startSecondApiServer();
+          var other = second.adminClient()) {
+        var config = other.resources(CRDConversionConfig.class).withName(editedAway).get();
+        ((ObjectNode) config.getSpec().spokes.getFirst().rules.getFirst())
+            .put("reason", "changed while the operator's apiserver was away");
+        other.resource(config).update();
+      } finally {
+        controlPlane.startApiServer();
+      }
+      var awayStatus =
+          awaitConfig(
+              client,
+              editedAway,
+              s ->
+                  "Applied".equals(s.phase)
+                      && s.observedGeneration != null
+                      && s.observedGeneration == 2);
+      assertThat(awayStatus.getStatus().phase).isEqualTo("Applied");
       for (int i = 0; i < CONFIGS; i++) {
         var conversion = OperatorFixture.conversionOf(client, "widgets." + group(scope, i));
         assertThat(conversion.getStrategy())
