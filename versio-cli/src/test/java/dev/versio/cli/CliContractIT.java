@@ -141,7 +141,7 @@ public class CliContractIT {
         List.of(
             "validate",
             "-c",
-            mistakes.resolve("typo-in-path.yaml").toString(),
+            mistakes.resolve("unacknowledged-loss.yaml").toString(),
             "--crd",
             mistakes.resolve("crd.yaml").toString()));
     commands.put(
