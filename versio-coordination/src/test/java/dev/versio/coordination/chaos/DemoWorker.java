@@ -138,6 +138,30 @@ public final class DemoWorker {
     coordinator.start();
     System.out.println("READY " + replicaId);
     System.out.flush();
+    // what this worker believes, every 5 s, for the log a failed run keeps: the shards it may write
+    // for and its queue (a key that is never written shows up as owned with nothing queued)
+    Thread.ofPlatform()
+        .daemon()
+        .name("state-report")
+        .start(
+            () -> {
+              while (true) {
+                try {
+                  Thread.sleep(5_000);
+                } catch (InterruptedException e) {
+                  return;
+                }
+                System.out.println(
+                    "STATE may write for "
+                        + new java.util.TreeSet<>(coordinator.ownedShards().keySet())
+                        + "; queued "
+                        + queue.backlog()
+                        + " (resync "
+                        + queue.resyncBacklog()
+                        + ")");
+                System.out.flush();
+              }
+            });
     while (stopped.getCount() > 0) {
       var next = queue.take(Duration.ofMillis(500));
       if (next.isEmpty()) {
