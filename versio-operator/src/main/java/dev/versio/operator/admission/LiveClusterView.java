@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.versio.api.config.CRDConversionConfig;
 import dev.versio.api.config.XRDConversionConfig;
+import dev.versio.api.crd.XrdApi;
 import dev.versio.api.server.ConversionWebhookServer;
 import dev.versio.engine.json.EngineJson;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -22,14 +23,7 @@ import java.util.function.Supplier;
  * CRD is not installed lists as empty; any other failure is {@link ClusterView.Unavailable}.
  */
 final class LiveClusterView implements ClusterView {
-  static final ResourceDefinitionContext XRD_API =
-      new ResourceDefinitionContext.Builder()
-          .withGroup("apiextensions.crossplane.io")
-          .withVersion("v2")
-          .withKind("CompositeResourceDefinition")
-          .withPlural("compositeresourcedefinitions")
-          .withNamespaced(false)
-          .build();
+  static final ResourceDefinitionContext XRD_API = XrdApi.CONTEXT;
 
   private final KubernetesClient client;
   private final ObjectMapper json = EngineJson.newMapper();

@@ -2,6 +2,7 @@ package dev.versio.operator.cluster;
 
 import dev.versio.api.config.CRDConversionConfig;
 import dev.versio.api.config.XRDConversionConfig;
+import dev.versio.api.crd.XrdApi;
 import dev.versio.api.served.ServedTargetsCodec;
 import dev.versio.api.server.ConversionWebhookServer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -33,19 +34,12 @@ public final class ClusterCache implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterCache.class);
   public static final String XRD_API_CRD =
       "compositeresourcedefinitions.apiextensions.crossplane.io";
-  public static final String XRD_API_VERSION = "apiextensions.crossplane.io/v2";
-  public static final String XRD_KIND = "CompositeResourceDefinition";
+  public static final String XRD_API_VERSION = XrdApi.API_VERSION;
+  public static final String XRD_KIND = XrdApi.KIND;
   static final String BY_TARGET = "byTarget";
 
   /** Crossplane's XRD API, named explicitly: discovery may lag behind the moment it appears. */
-  public static final ResourceDefinitionContext XRD_CONTEXT =
-      new ResourceDefinitionContext.Builder()
-          .withGroup("apiextensions.crossplane.io")
-          .withVersion("v2")
-          .withKind(XRD_KIND)
-          .withPlural("compositeresourcedefinitions")
-          .withNamespaced(false)
-          .build();
+  public static final ResourceDefinitionContext XRD_CONTEXT = XrdApi.CONTEXT;
 
   private final KubernetesClient client;
   private final SharedIndexInformer<CustomResourceDefinition> crds;

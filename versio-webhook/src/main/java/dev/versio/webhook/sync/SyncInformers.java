@@ -4,12 +4,12 @@ import dev.versio.api.assign.ServerView;
 import dev.versio.api.config.CRDConversionConfig;
 import dev.versio.api.config.ConversionConfigSpec;
 import dev.versio.api.config.XRDConversionConfig;
+import dev.versio.api.crd.XrdApi;
 import dev.versio.api.server.ConversionWebhookServer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
@@ -190,23 +190,9 @@ final class SyncInformers implements AutoCloseable {
     return xrds != null;
   }
 
-  /**
-   * Crossplane's XRD API, named in full so that no discovery is needed: when its CRD has just been
-   * created, discovery may not list it yet, and a lookup by apiVersion and kind would fail (the
-   * informer itself retries until the API is served).
-   */
-  private static final ResourceDefinitionContext XRD_API =
-      new ResourceDefinitionContext.Builder()
-          .withGroup("apiextensions.crossplane.io")
-          .withVersion("v2")
-          .withKind("CompositeResourceDefinition")
-          .withPlural("compositeresourcedefinitions")
-          .withNamespaced(false)
-          .build();
-
   private SharedIndexInformer<GenericKubernetesResource> xrdInformer() {
     return informer(
-        client.genericKubernetesResources(XRD_API).runnableInformer(0),
+        client.genericKubernetesResources(XrdApi.CONTEXT).runnableInformer(0),
         xrd -> listener.targetChanged(xrd.getMetadata().getName()));
   }
 
