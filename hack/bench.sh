@@ -4,6 +4,7 @@
 #   hack/bench.sh -f 1 -wi 3 -i 5                    # everything, 1 fork, 3 warm-ups, 5 iterations
 #   hack/bench.sh --retained-heap 200 1000           # live heap per compiled leaf
 #   hack/bench.sh --review-load 500 20 1 0 2 32      # webhook load: rate s objects padKiB http max-in-flight [timeoutMs]
+#   hack/bench.sh --medians run1.json run2.json run3.json  # JMH runs (-rf json) folded into medians with their range
 #   hack/bench.sh --scale-check now.json [before.json] [--threshold 1.5] [--noise-floor-ms 5]
 #   hack/bench.sh --overload 1000 64 256m [OBJECTS] # a webhook-server process at rate, 3x rate, rate: rate max-in-flight xmx objects-per-review
 #   hack/bench.sh --cold-start 1000 50 2             # initial compile of 1000 targets x 50 leaves
@@ -36,6 +37,10 @@ fi
 if [ "${1:-}" = "--scale-check" ]; then
   shift
   exec "${java[@]}" -cp "$cp" dev.versio.bench.regression.ScaleRegressionCheck "$@"
+fi
+if [ "${1:-}" = "--medians" ]; then
+  shift
+  exec "${java[@]}" -cp "$cp" dev.versio.bench.jmh.JmhMedians "$@"
 fi
 if [ "${1:-}" = "--cold-start" ]; then
   shift

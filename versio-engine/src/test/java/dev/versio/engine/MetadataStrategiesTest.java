@@ -44,6 +44,34 @@ class MetadataStrategiesTest {
   }
 
   @Test
+  void aConversionWhoseRulesNeverWriteMetadataSharesTheInputsMetadataInsteadOfCopyingIt() {
+    var router = router(target(HUB, HUB), "hubVersion: v2\nspokes:\n- version: v1\n  rules: []\n");
+    var input = object("metadata: {name: w, labels: {a: b}}\nspec: {name: a}");
+    var spoke = router.convert(input, "v2", "v1");
+    assertThat(spoke.get("metadata")).isSameAs(input.get("metadata"));
+  }
+
+  @Test
+  void stashingAndRestoringAnnotationsNeverChangesTheInputsMetadata() {
+    var router =
+        router(
+            target(HUB, SPOKE),
+            spokeRules(
+                """
+        - strategy: ToAnnotation
+          toAnnotation: {hubPath: spec.notes, key: example.test/notes, restoreOnReverse: true}
+        """));
+    var hub = object("metadata: {name: w, labels: {a: b}}\nspec: {name: a, notes: {text: hi}}");
+    var hubBefore = hub.deepCopy();
+    var spoke = router.convert(hub, "v2", "v1");
+    var spokeBefore = spoke.deepCopy();
+    router.convert(spoke, "v1", "v2");
+    assertThat(hub).isEqualTo(hubBefore);
+    assertThat(spoke).isEqualTo(spokeBefore);
+    assertThat(spoke.get("metadata")).isNotSameAs(hub.get("metadata"));
+  }
+
+  @Test
   void toAnnotationWithoutRestoreIsLossyBothWaysAndStripsTheKey() {
     var config =
         spokeRules(

@@ -232,8 +232,16 @@ class RoundTripPropertyTest {
     for (int i = 0; i < OBJECTS_PER_CONFIG; i++) {
       var original = random.object(start.schema(), GROUP + "/" + from);
       try {
+        var before = original.deepCopy();
         var there = router.convert(original, from, via);
+        var thereBefore = there.deepCopy();
         var back = router.convert(there, via, from);
+        assertThat(original)
+            .as("object %d (seed %d): converting %s->%s changed its input", i, seed, from, via)
+            .isEqualTo(before);
+        assertThat(there)
+            .as("object %d (seed %d): converting %s->%s changed its input", i, seed, via, from)
+            .isEqualTo(thereBefore);
         assertThat(EngineJson.sameValue(back, original))
             .as(
                 "object %d (seed %d) changed on the round trip %s->%s->%s:%n in:  %s%n out: %s",

@@ -24,12 +24,16 @@ public record Plan(String spoke, Steps hubToSpoke, Steps spokeToHub, Verdict ver
     Objects.requireNonNull(verdict, "verdict");
   }
 
-  /** Converts hub → spoke. The input is not modified; {@code apiVersion} is left to the caller. */
+  /**
+   * Converts hub → spoke. The input is not modified; {@code apiVersion} is left to the caller. When
+   * no op writes below {@code metadata}, the output holds the input's {@code metadata} node itself
+   * (not a copy): a caller that changes one of them afterwards copies it first.
+   */
   public ObjectNode toSpoke(JsonNode hubObject) {
     return run(hubToSpoke, hubObject);
   }
 
-  /** Converts spoke → hub. The input is not modified; {@code apiVersion} is left to the caller. */
+  /** Converts spoke → hub, with the same sharing of {@code metadata} as {@link #toSpoke}. */
   public ObjectNode toHub(JsonNode spokeObject) {
     return run(spokeToHub, spokeObject);
   }
@@ -43,11 +47,12 @@ public record Plan(String spoke, Steps hubToSpoke, Steps spokeToHub, Verdict ver
       output.set("kind", input.get("kind").deepCopy());
     }
     var metadata = input.get("metadata");
-    output.set(
-        "metadata",
-        metadata != null && metadata.isObject()
-            ? metadata.deepCopy()
-            : EngineJson.nodes().objectNode());
+    if (metadata == null || !metadata.isObject()) {
+      output.set("metadata", EngineJson.nodes().objectNode());
+    } else {
+      // copy-on-write at plan level: only a plan whose ops write metadata pays for the copy
+      output.set("metadata", steps.writesMetadata() ? metadata.deepCopy() : metadata);
+    }
     steps.apply(input, output);
     return output;
   }

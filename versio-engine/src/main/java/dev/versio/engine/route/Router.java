@@ -2,18 +2,24 @@ package dev.versio.engine.route;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.versio.engine.compile.CompiledConfig;
 import dev.versio.engine.compile.Plan;
 import dev.versio.engine.runtime.ConversionException;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
  * Converts objects between any two versions of one target, always through the hub (spoke→spoke is
  * spoke→hub→spoke). Sets {@code apiVersion} to {@code group/toVersion}; never mutates its input.
+ * The result may hold the input's {@code metadata} node itself when no rule writes metadata (see
+ * {@link Plan#toSpoke}): a caller that changes the result's metadata, or the input's, copies first.
  */
 public final class Router {
   private final CompiledConfig config;
   private final String group;
+  private final Map<String, TextNode> apiVersions;
 
   /**
    * @param group the API group of the target, used to stamp {@code apiVersion}; empty for the core
@@ -22,6 +28,14 @@ public final class Router {
   public Router(CompiledConfig config, String group) {
     this.config = Objects.requireNonNull(config, "config");
     this.group = Objects.requireNonNull(group, "group");
+    var versions = new HashMap<String, TextNode>();
+    versions.put(config.hubVersion(), apiVersion(config.hubVersion()));
+    config.plans().keySet().forEach(v -> versions.put(v, apiVersion(v)));
+    this.apiVersions = Map.copyOf(versions); // built once: every conversion stamps one of these
+  }
+
+  private TextNode apiVersion(String version) {
+    return TextNode.valueOf(group.isEmpty() ? version : group + "/" + version);
   }
 
   public CompiledConfig config() {
@@ -49,7 +63,7 @@ public final class Router {
     } else {
       result = plan(to).toSpoke(atHub);
     }
-    result.put("apiVersion", group.isEmpty() ? to : group + "/" + to);
+    result.set("apiVersion", apiVersions.get(to));
     return result;
   }
 

@@ -10,8 +10,10 @@ import java.util.Objects;
  * ConversionException} that names the spoke, direction, rule, strategy and path.
  *
  * @param direction {@code hub->spoke} or {@code spoke->hub}
+ * @param writesMetadata whether any op writes below the top-level {@code metadata} (see {@link
+ *     MetadataWrites}); when none does, a conversion shares the input's metadata instead of copying
  */
-public record Steps(String direction, List<Op> ops, List<Origin> origins) {
+public record Steps(String direction, List<Op> ops, List<Origin> origins, boolean writesMetadata) {
   public Steps {
     Objects.requireNonNull(direction, "direction");
     ops = List.copyOf(ops);
@@ -19,6 +21,15 @@ public record Steps(String direction, List<Op> ops, List<Origin> origins) {
     if (ops.size() != origins.size()) {
       throw new IllegalArgumentException("every op needs an origin");
     }
+    if (writesMetadata != MetadataWrites.any(ops)) {
+      throw new IllegalArgumentException(
+          "writesMetadata must be " + !writesMetadata + " for these ops");
+    }
+  }
+
+  /** Steps whose {@link #writesMetadata()} is derived from {@code ops}. */
+  public Steps(String direction, List<Op> ops, List<Origin> origins) {
+    this(direction, ops, origins, MetadataWrites.any(ops));
   }
 
   /** Runs every op over {@code input}, writing into {@code output}. */

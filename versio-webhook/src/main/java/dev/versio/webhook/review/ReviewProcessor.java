@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.versio.engine.json.EngineJson;
 import dev.versio.engine.route.Router;
 import dev.versio.engine.runtime.ConversionException;
@@ -97,6 +98,9 @@ public final class ReviewProcessor {
     var router = entry.get().router().orElseThrow();
     var converted = EngineJson.nodes().arrayNode(objects.size());
     String from = null;
+    String seenApiVersion = null; // objects of one review nearly always share their apiVersion
+    var desiredGroup = groupOf(desired);
+    var desiredNode = TextNode.valueOf(desired);
     for (var object : objects) {
       if (!object.isObject()) {
         return failure(
@@ -109,8 +113,11 @@ public final class ReviewProcessor {
             "an object of the review is not a JSON object");
       }
       var objectApiVersion = object.path("apiVersion").asText("");
-      from = versionOf(objectApiVersion);
-      if (!groupOf(objectApiVersion).equals(groupOf(desired))) {
+      if (!objectApiVersion.equals(seenApiVersion)) {
+        from = versionOf(objectApiVersion);
+        seenApiVersion = objectApiVersion;
+      }
+      if (!inGroup(objectApiVersion, desiredGroup)) {
         return failure(
             apiVersion,
             uid,
@@ -126,8 +133,10 @@ public final class ReviewProcessor {
       }
       try {
         var result = conversion.convert(router, object, from, to);
-        var out = result == object ? ((ObjectNode) object).deepCopy() : (ObjectNode) result;
-        out.put("apiVersion", desired);
+        // the review's objects are this request's own parse: an unconverted one (same version) is
+        // answered as it is, and a converted one may share its metadata node
+        var out = (ObjectNode) result;
+        out.set("apiVersion", desiredNode);
         if (!out.path("metadata").isObject()) {
           out.set(
               "metadata",
@@ -281,6 +290,14 @@ public final class ReviewProcessor {
   static String versionOf(String apiVersion) {
     int slash = apiVersion.lastIndexOf('/');
     return slash < 0 ? apiVersion : apiVersion.substring(slash + 1);
+  }
+
+  /** Whether {@code apiVersion} is in {@code group} (the empty group: no slash). */
+  static boolean inGroup(String apiVersion, String group) {
+    int slash = apiVersion.lastIndexOf('/');
+    return slash < 0
+        ? group.isEmpty()
+        : slash == group.length() && apiVersion.regionMatches(0, group, 0, slash);
   }
 
   static String groupOf(String apiVersion) {

@@ -176,10 +176,34 @@ class ReviewProcessorTest {
 
   @Test
   void anObjectOfAnotherGroupIsRefused() {
-    var other =
-        "{\"apiVersion\":\"other.io/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"c\"}}";
-    assertThat(processor.process("widgets.example.com", review("example.com/v2", other)).failure())
-        .contains("not in the group");
+    for (var apiVersion : List.of("other.io/v1", "example.co/v1", "xexample.com/v1", "v1")) {
+      var other =
+          "{\"apiVersion\":\""
+              + apiVersion
+              + "\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"c\"}}";
+      assertThat(
+              processor.process("widgets.example.com", review("example.com/v2", other)).failure())
+          .as(apiVersion)
+          .contains("not in the group");
+    }
+  }
+
+  @Test
+  void aReviewMixingVersionsConvertsEachObjectFromItsOwnVersion() {
+    var v2 =
+        "{\"apiVersion\":\"example.com/v2\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"b\"},\"spec\":{\"replicas\":3}}";
+    var outcome =
+        processor.process(
+            "widgets.example.com", review("example.com/v1", V1_OBJECT, v2, V1_OBJECT));
+    assertThat(outcome.result()).isEqualTo(ReviewResult.SUCCESS);
+    var objects = outcome.body().path("response").path("convertedObjects");
+    assertThat(objects).hasSize(3);
+    assertThat(objects.get(1).path("spec").path("size").asInt()).isEqualTo(3);
+    assertThat(objects.get(1).path("spec").has("replicas")).isFalse();
+    assertThat(objects.get(2).path("spec").path("size").bigIntegerValue().toString())
+        .isEqualTo("12345678901234567890");
+    assertThat(objects)
+        .allSatisfy(o -> assertThat(o.path("apiVersion").asText()).isEqualTo("example.com/v1"));
   }
 
   @Test

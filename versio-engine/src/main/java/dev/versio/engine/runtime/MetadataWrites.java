@@ -1,0 +1,72 @@
+package dev.versio.engine.runtime;
+
+import dev.versio.engine.FieldPath;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Whether ops write below the object's {@code metadata}. A conversion whose ops never do shares the
+ * input's {@code metadata} node with its output instead of copying it: the copy is most of what
+ * converting a small object costs.
+ */
+public final class MetadataWrites {
+  private static final String METADATA = "metadata";
+
+  private MetadataWrites() {}
+
+  /** Whether any of {@code ops} may write below the top-level {@code metadata}. */
+  public static boolean any(List<Op> ops) {
+    for (var op : ops) {
+      if (writes(op)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static boolean writes(Op op) {
+    return switch (op) {
+      case Op.Stash s -> true;
+      case Op.Restore r -> true;
+      case Op.StripMetadataKey s -> true;
+      case Op.Copy c -> under(c.to());
+      case Op.Wrap w -> under(w.to());
+      case Op.Unwrap u -> under(u.to());
+      case Op.FirstElement f -> under(f.to());
+      case Op.WrapInArray w -> under(w.to());
+      case Op.CollapseToMap c -> under(c.to());
+      case Op.ExpandFromMap e -> any(e.targets().values());
+      case Op.RemapEnum r -> under(r.path());
+      case Op.Inject i -> under(i.path());
+      case Op.ForEach f -> under(f.to()); // its own steps write into fresh elements
+      case Op.When w -> writes(w.inner());
+      case Op.Passthrough p -> structured(p.source()) || structured(p.other());
+      case ValueOp.Coerce c -> under(c.path());
+      case ValueOp.Scale s -> under(s.to());
+      case ValueOp.TextToInteger t -> under(t.to());
+      case ValueOp.IntegerToText t -> under(t.to());
+      case CollectionOp.JoinList j -> under(j.to());
+      case CollectionOp.SplitList s -> under(s.to());
+      case CollectionOp.ArrayToMap a -> under(a.to());
+      case CollectionOp.MapToArray m -> under(m.to());
+      case CollectionOp.RenameKeys r -> under(r.to());
+      case TextOp.SplitScalar s -> s.fields().stream().anyMatch(f -> under(f.path()));
+      case TextOp.JoinFields j -> under(j.to());
+      case ScriptOp.Patch p -> any(p.paths());
+      case ScriptOp.Cel c -> any(c.destinations());
+    };
+  }
+
+  private static boolean any(Collection<FieldPath> paths) {
+    return paths.stream().anyMatch(MetadataWrites::under);
+  }
+
+  private static boolean under(FieldPath path) {
+    return !path.segments().isEmpty() && path.segments().getFirst().equals(METADATA);
+  }
+
+  private static boolean structured(KnownTree tree) {
+    var child = tree.child(METADATA);
+    return child != null && child.structured();
+  }
+}
