@@ -38,13 +38,26 @@ final class LossSearch {
    * @param spokeToHub a counterexample for a lossy spoke→hub direction
    */
   record Outcome(
-      Verdict verdict, Optional<Counterexample> hubToSpoke, Optional<Counterexample> spokeToHub) {}
+      Verdict verdict, Optional<Counterexample> hubToSpoke, Optional<Counterexample> spokeToHub) {
+
+    /** The witnesses found, hub->spoke first; empty (and nothing allocated) for most rules. */
+    List<Counterexample> counterexamples() {
+      if (hubToSpoke.isEmpty()) {
+        return spokeToHub.map(List::of).orElse(List.of());
+      }
+      return spokeToHub.map(b -> List.of(hubToSpoke.get(), b)).orElse(List.of(hubToSpoke.get()));
+    }
+  }
 
   /** One field a rule reads or writes, with its name as the user sees it and its schema. */
   private record Field(FieldPath path, String name, SchemaNode node) {}
 
   static Outcome of(Scope s, Rule rule, Resolved resolved) {
     var verdict = resolved.verdict();
+    if (verdict.lossless()) {
+      // nothing to search (most rules): no fields or probes built, a large config compiles cheaply
+      return new Outcome(verdict, Optional.empty(), Optional.empty());
+    }
     boolean wanted = !rule.options().acknowledgeLossy() || s.tools().acknowledgedCounterexamples();
     var probes = new Probes(literals(rule));
     var hubFields = fields(s, rule, true);

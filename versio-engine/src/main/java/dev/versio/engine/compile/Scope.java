@@ -134,12 +134,13 @@ record Scope(
   /** Claims a hub path (exact or subtree); reports a double claim. Returns false on a clash. */
   boolean claimHub(Rule rule, int index, FieldPath path, boolean subtree) {
     var clash = subtree ? hubClaims.claimSubtree(path, index) : hubClaims.claim(path, index);
-    return reportClash(rule, clash, "hub", hubName(path));
+    return clash == null || reportClash(rule, clash, "hub", hubName(path)); // named on a clash only
   }
 
   boolean claimSpoke(Rule rule, int index, FieldPath path, boolean subtree) {
     var clash = subtree ? spokeClaims.claimSubtree(path, index) : spokeClaims.claim(path, index);
-    return reportClash(rule, clash, "spoke", spokeName(path));
+    return clash == null
+        || reportClash(rule, clash, "spoke", spokeName(path)); // named on a clash only
   }
 
   private boolean reportClash(Rule rule, Integer clash, String side, String path) {

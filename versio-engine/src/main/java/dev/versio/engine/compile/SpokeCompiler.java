@@ -120,9 +120,7 @@ final class SpokeCompiler {
               resolved.spokePaths(),
               rv,
               rule.options().acknowledgeLossy(),
-              java.util.stream.Stream.concat(
-                      losses.hubToSpoke().stream(), losses.spokeToHub().stream())
-                  .toList()));
+              losses.counterexamples()));
     }
     var uncoveredHub = new ArrayList<String>();
     var uncoveredSpoke = new ArrayList<String>();

@@ -17,32 +17,52 @@ public record Classification(LeafKind kind, boolean opaque, boolean structured, 
   public static Classification of(SchemaNode node) {
     var type = node.type().orElse("");
     if (node.construct() != null) {
-      return new Classification(kindOf(type), true, false, false);
+      return of(kindOf(type), true, false, false);
     }
     if (node.preserveUnknownFields()) {
-      return new Classification(LeafKind.OBJECT, true, false, false);
+      return of(LeafKind.OBJECT, true, false, false);
     }
     if (node.intOrString()) {
-      return new Classification(LeafKind.UNKNOWN, true, false, false);
+      return of(LeafKind.UNKNOWN, true, false, false);
     }
     return switch (type) {
       case "object" -> {
         if (!node.properties().isEmpty()) {
-          yield new Classification(LeafKind.OBJECT, false, true, false);
+          yield of(LeafKind.OBJECT, false, true, false);
         }
         if (node.additionalPropertiesDeclared()) {
-          yield new Classification(LeafKind.OBJECT, true, false, false);
+          yield of(LeafKind.OBJECT, true, false, false);
         }
-        yield new Classification(LeafKind.OBJECT, false, false, true);
+        yield of(LeafKind.OBJECT, false, false, true);
       }
-      case "array" -> new Classification(LeafKind.ARRAY, node.items() == null, false, false);
-      case "string", "integer", "number", "boolean" ->
-          new Classification(kindOf(type), false, false, false);
+      case "array" -> of(LeafKind.ARRAY, node.items() == null, false, false);
+      case "string", "integer", "number", "boolean" -> of(kindOf(type), false, false, false);
       default ->
           node.properties().isEmpty()
-              ? new Classification(LeafKind.UNKNOWN, true, false, false)
-              : new Classification(LeafKind.OBJECT, false, true, false);
+              ? of(LeafKind.UNKNOWN, true, false, false)
+              : of(LeafKind.OBJECT, false, true, false);
     };
+  }
+
+  /** Every classification, built once: classifying a node allocates nothing. */
+  private static final Classification[] ALL = new Classification[LeafKind.values().length * 8];
+
+  static {
+    for (var kind : LeafKind.values()) {
+      for (int flags = 0; flags < 8; flags++) {
+        ALL[index(kind, (flags & 4) != 0, (flags & 2) != 0, (flags & 1) != 0)] =
+            new Classification(kind, (flags & 4) != 0, (flags & 2) != 0, (flags & 1) != 0);
+      }
+    }
+  }
+
+  private static int index(LeafKind kind, boolean opaque, boolean structured, boolean empty) {
+    return kind.ordinal() * 8 + (opaque ? 4 : 0) + (structured ? 2 : 0) + (empty ? 1 : 0);
+  }
+
+  private static Classification of(
+      LeafKind kind, boolean opaque, boolean structured, boolean empty) {
+    return ALL[index(kind, opaque, structured, empty)];
   }
 
   private static LeafKind kindOf(String type) {

@@ -87,9 +87,9 @@ public final class FlatSchema {
     var node = root;
     for (int i = 0; i < path.size(); i++) {
       var segment = path.segments().get(i);
-      var walked = new FieldPath(path.segments().subList(0, i));
       var c = Classification.of(node);
       if (!c.structured()) {
+        var walked = new FieldPath(path.segments().subList(0, i));
         return Lookup.failure(
             "cannot descend into '"
                 + walked
@@ -99,7 +99,7 @@ public final class FlatSchema {
       }
       var next = node.properties().get(segment);
       if (next == null) {
-        walked = walked.child(segment);
+        var walked = new FieldPath(path.segments().subList(0, i + 1));
         return Lookup.failure(
             "'"
                 + walked
