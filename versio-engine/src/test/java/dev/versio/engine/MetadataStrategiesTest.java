@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.versio.engine.compile.Verdict;
 import dev.versio.engine.diagnostic.DiagnosticCode;
+import dev.versio.engine.route.Router;
 import dev.versio.engine.runtime.ConversionException;
 import org.junit.jupiter.api.Test;
 
@@ -17,16 +18,20 @@ class MetadataStrategiesTest {
       """;
   private static final String SPOKE = "name: {type: string}";
 
-  @Test
-  void toAnnotationStashesSortedJsonAndRestoresItRemovingTheKey() {
-    var router =
-        router(
-            target(HUB, SPOKE),
-            spokeRules(
-                """
+  /** spec.notes kept in an annotation of the spoke, restored on the way back. */
+  private static Router notesInAnAnnotation() {
+    return router(
+        target(HUB, SPOKE),
+        spokeRules(
+            """
         - strategy: ToAnnotation
           toAnnotation: {hubPath: spec.notes, key: example.test/notes, restoreOnReverse: true}
         """));
+  }
+
+  @Test
+  void toAnnotationStashesSortedJsonAndRestoresItRemovingTheKey() {
+    var router = notesInAnAnnotation();
     var spoke =
         router.convert(
             object(
@@ -53,14 +58,7 @@ class MetadataStrategiesTest {
 
   @Test
   void stashingAndRestoringAnnotationsNeverChangesTheInputsMetadata() {
-    var router =
-        router(
-            target(HUB, SPOKE),
-            spokeRules(
-                """
-        - strategy: ToAnnotation
-          toAnnotation: {hubPath: spec.notes, key: example.test/notes, restoreOnReverse: true}
-        """));
+    var router = notesInAnAnnotation();
     var hub = object("metadata: {name: w, labels: {a: b}}\nspec: {name: a, notes: {text: hi}}");
     var hubBefore = hub.deepCopy();
     var spoke = router.convert(hub, "v2", "v1");
@@ -94,14 +92,7 @@ class MetadataStrategiesTest {
 
   @Test
   void restoringAnAnnotationThatIsNotJsonFailsWithAFix() {
-    var router =
-        router(
-            target(HUB, SPOKE),
-            spokeRules(
-                """
-        - strategy: ToAnnotation
-          toAnnotation: {hubPath: spec.notes, key: example.test/notes, restoreOnReverse: true}
-        """));
+    var router = notesInAnAnnotation();
     assertThatThrownBy(
             () ->
                 router.convert(
@@ -224,14 +215,7 @@ class MetadataStrategiesTest {
 
   @Test
   void anAnnotationValueThatIsNotAStringCannotBeRestored() {
-    var router =
-        router(
-            target(HUB, SPOKE),
-            spokeRules(
-                """
-        - strategy: ToAnnotation
-          toAnnotation: {hubPath: spec.notes, key: example.test/notes, restoreOnReverse: true}
-        """));
+    var router = notesInAnAnnotation();
     assertThatThrownBy(
             () ->
                 router.convert(
