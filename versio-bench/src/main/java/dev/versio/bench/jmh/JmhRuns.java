@@ -57,9 +57,7 @@ public final class JmhRuns {
    * @throws IllegalArgumentException when a run is not a JMH result array
    */
   public static List<Row> fold(List<JsonNode> runs) {
-    var scores = new LinkedHashMap<String, List<Double>>();
-    var allocations = new LinkedHashMap<String, List<Double>>();
-    var keys = new LinkedHashMap<String, String[]>();
+    var seen = new LinkedHashMap<String, Seen>();
     for (var run : runs) {
       if (!run.isArray()) {
         throw new IllegalArgumentException(
@@ -67,31 +65,41 @@ public final class JmhRuns {
       }
       for (var result : run) {
         var benchmark = shortName(result.path("benchmark").asText());
-        if (benchmark.isEmpty() || !result.path("primaryMetric").isObject()) {
+        var primary = result.path("primaryMetric");
+        if (benchmark.isEmpty() || !primary.isObject()) {
           throw new IllegalArgumentException(
               "not a JMH result entry (no benchmark or primaryMetric): " + result);
         }
         var params = params(result.path("params"));
-        var key = benchmark + " " + params;
-        keys.putIfAbsent(
-            key,
-            new String[] {
-              benchmark, params, result.path("primaryMetric").path("scoreUnit").asText()
-            });
-        scores
-            .computeIfAbsent(key, k -> new ArrayList<>())
-            .add(result.path("primaryMetric").path("score").asDouble());
+        var row =
+            seen.computeIfAbsent(
+                benchmark + " " + params,
+                k -> new Seen(benchmark, params, primary.path("scoreUnit").asText()));
+        row.scores.add(primary.path("score").asDouble());
         var allocation = result.path("secondaryMetrics").path(ALLOCATION);
-        var list = allocations.computeIfAbsent(key, k -> new ArrayList<>());
         if (allocation.isObject()) {
-          list.add(allocation.path("score").asDouble());
+          row.allocations.add(allocation.path("score").asDouble());
         }
       }
     }
-    var rows = new ArrayList<Row>();
-    keys.forEach(
-        (key, k) -> rows.add(new Row(k[0], k[1], k[2], scores.get(key), allocations.get(key))));
-    return rows;
+    return seen.values().stream()
+        .map(r -> new Row(r.benchmark, r.params, r.unit, r.scores, r.allocations))
+        .toList();
+  }
+
+  /** A row while the runs are read. */
+  private static final class Seen {
+    final String benchmark;
+    final String params;
+    final String unit;
+    final List<Double> scores = new ArrayList<>();
+    final List<Double> allocations = new ArrayList<>();
+
+    Seen(String benchmark, String params, String unit) {
+      this.benchmark = benchmark;
+      this.params = params;
+      this.unit = unit;
+    }
   }
 
   static double median(List<Double> values) {
@@ -116,7 +124,7 @@ public final class JmhRuns {
     return String.join(",", parts);
   }
 
-  /** For tests and callers that hold rows by name. */
+  /** The rows by {@code "<benchmark> <params>"}. */
   static Map<String, Row> byKey(List<Row> rows) {
     var map = new LinkedHashMap<String, Row>();
     rows.forEach(r -> map.put(r.benchmark() + " " + r.params(), r));

@@ -35,7 +35,7 @@ public final class MetadataWrites {
       case Op.FirstElement f -> under(f.to());
       case Op.WrapInArray w -> under(w.to());
       case Op.CollapseToMap c -> under(c.to());
-      case Op.ExpandFromMap e -> any(e.targets().values());
+      case Op.ExpandFromMap e -> anyUnder(e.targets().values());
       case Op.RemapEnum r -> under(r.path());
       case Op.Inject i -> under(i.path());
       case Op.ForEach f -> under(f.to()); // its own steps write into fresh elements
@@ -52,12 +52,12 @@ public final class MetadataWrites {
       case CollectionOp.RenameKeys r -> under(r.to());
       case TextOp.SplitScalar s -> s.fields().stream().anyMatch(f -> under(f.path()));
       case TextOp.JoinFields j -> under(j.to());
-      case ScriptOp.Patch p -> any(p.paths());
-      case ScriptOp.Cel c -> any(c.destinations());
+      case ScriptOp.Patch p -> anyUnder(p.paths());
+      case ScriptOp.Cel c -> anyUnder(c.destinations());
     };
   }
 
-  private static boolean any(Collection<FieldPath> paths) {
+  private static boolean anyUnder(Collection<FieldPath> paths) {
     return paths.stream().anyMatch(MetadataWrites::under);
   }
 
