@@ -9,15 +9,18 @@
 #   hack/bench-server-memory.sh                                  # 100 and 1,000 targets, 3 runs
 #   hack/bench-server-memory.sh --targets 100,1000 --runs 3 --runs-largest 2
 #   hack/bench-server-memory.sh --targets 1000 --runs 2 --jvm-args "-XX:+UseSerialGC"
+#   hack/bench-server-memory.sh --targets 100 --runs 4 --aot yes   # replicas with a server-trained AOT cache
 # Options: --targets N,N (100,1000), --runs R (3), --runs-largest R (runs that also measure the
 #          largest N; all), --xmx SIZE (512m), --jvm-args "ARGS" (more flags for the replica JVM),
 #          --reviews-per-target K (3), --min-reviews K (300), --objects K (2), --concurrency C (16),
-#          --threads T (concurrent creates, 4), --settle-seconds S (2), --out FILE.
+#          --threads T (concurrent creates, 4), --settle-seconds S (2), --aot yes|no (no; yes: the
+#          first replica of run 1 records an AOT cache, left out of the summary, and every later
+#          replica starts with it), --out FILE.
 set -Eeuo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 . hack/lib/java.sh
-case " $* " in *" -h "* | *" --help "*) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;; esac
+case " $* " in *" -h "* | *" --help "*) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;; esac
 hack/control-plane.sh >&2
 out=""
 args=()

@@ -27,6 +27,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -63,9 +64,10 @@ import java.util.function.ToDoubleFunction;
  *
  * <p>Usage: {@code ServerMemory [--targets 100,1000] [--runs 3] [--runs-largest R] [--xmx 512m]
  * [--jvm-args "ARGS"] [--reviews-per-target 3] [--min-reviews 300] [--objects 2] [--concurrency 16]
- * [--threads 4] [--settle-seconds 2]}; {@code --runs-largest} measures the largest N in only the
- * first R runs. The replica's classpath is {@code -Dbench.server.classpath} (the CLI's runtime
- * classpath), else this JVM's.
+ * [--threads 4] [--settle-seconds 2] [--aot no|yes]}; {@code --aot yes}: the first replica of run 1
+ * records an AOT cache (its figures stay out of the summary), every later replica starts with it;
+ * {@code --runs-largest} measures the largest N in only the first R runs. The replica's classpath
+ * is {@code -Dbench.server.classpath} (the CLI's runtime classpath), else this JVM's.
  */
 public final class ServerMemory {
   private static final String SERVER = "bench";
@@ -84,10 +86,13 @@ public final class ServerMemory {
   private final int concurrency;
   private final int threads;
   private final Duration settle;
+  private final boolean aot;
   private final String serverClasspath;
   private final Path workRoot;
   private final List<Measurement> measurements = new ArrayList<>();
   private final List<String> failures = new ArrayList<>();
+  private final Path aotCache;
+  private final Set<Long> recordingPids = new HashSet<>();
 
   /** One reading of one replica. */
   record Measurement(
@@ -116,12 +121,19 @@ public final class ServerMemory {
     this.concurrency = Integer.parseInt(flags.getOrDefault("concurrency", "16"));
     this.threads = Integer.parseInt(flags.getOrDefault("threads", "4"));
     this.settle = Duration.ofSeconds(Long.parseLong(flags.getOrDefault("settle-seconds", "2")));
+    this.aot =
+        switch (flags.getOrDefault("aot", "no")) {
+          case "yes" -> true;
+          case "no" -> false;
+          default -> throw new IllegalArgumentException("--aot takes yes or no");
+        };
     this.serverClasspath =
         System.getProperty("bench.server.classpath", System.getProperty("java.class.path"));
     this.workRoot =
         Path.of("versio-bench/target/server-memory")
             .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")))
             .toAbsolutePath();
+    this.aotCache = workRoot.resolve("webhook-server.aot");
   }
 
   public static void main(String[] args) throws Exception {
@@ -137,7 +149,8 @@ public final class ServerMemory {
             "objects",
             "concurrency",
             "threads",
-            "settle-seconds");
+            "settle-seconds",
+            "aot");
     var flags = new LinkedHashMap<String, String>();
     for (int i = 0; i < args.length; i++) {
       var name = args[i].replaceFirst("^--", "");
@@ -145,7 +158,8 @@ public final class ServerMemory {
         System.err.println(
             "usage: ServerMemory [--targets 100,1000] [--runs 3] [--runs-largest R] [--xmx 512m]"
                 + " [--jvm-args \"ARGS\"] [--reviews-per-target 3] [--min-reviews 300]"
-                + " [--objects 2] [--concurrency 16] [--threads 4] [--settle-seconds 2]");
+                + " [--objects 2] [--concurrency 16] [--threads 4] [--settle-seconds 2]"
+                + " [--aot no|yes]");
         System.exit(2);
       }
       flags.put(name, args[++i]);
@@ -201,6 +215,11 @@ public final class ServerMemory {
         objects,
         concurrency,
         settle.toSeconds());
+    if (aot) {
+      say(
+          "AOT cache: recorded by the first replica of run 1 (start, grow to the first target"
+              + " count, traffic, SIGTERM), then given to every later replica");
+    }
     say("sizes in MiB; non-heap = NMT committed total minus the Java heap's committed size");
     for (int r = 1; r <= runs; r++) {
       say("");
@@ -248,19 +267,32 @@ public final class ServerMemory {
       Replica replica =
           () -> {
             var pod = SERVER + "-" + pods.getAndIncrement();
-            return ServerProcess.start(
-                SERVER,
-                pod,
-                NAMESPACE,
-                tls,
-                conversionPort,
-                opsPort,
-                xmx,
-                jvmArgs,
-                serverClasspath,
-                cp.kubeconfig(),
-                runDir.resolve("logs").resolve(pod + ".log"),
-                ledger);
+            var flags = new ArrayList<>(jvmArgs);
+            boolean recording = aot && !Files.exists(aotCache);
+            if (recording) {
+              flags.add("-XX:AOTCacheOutput=" + aotCache);
+              say("%s records the AOT cache; it is not measured", pod);
+            } else if (aot) {
+              flags.add("-XX:AOTCache=" + aotCache);
+            }
+            var started =
+                ServerProcess.start(
+                    SERVER,
+                    pod,
+                    NAMESPACE,
+                    tls,
+                    conversionPort,
+                    opsPort,
+                    xmx,
+                    flags,
+                    serverClasspath,
+                    cp.kubeconfig(),
+                    runDir.resolve("logs").resolve(pod + ".log"),
+                    ledger);
+            if (recording) {
+              recordingPids.add(started.pid());
+            }
+            return started;
           };
       var process = replica.start();
       try (var operatorClient = cp.adminClient();
@@ -298,6 +330,10 @@ public final class ServerMemory {
               process.pod(), n, served);
           measure(run, n, "grown", process, served, traffic(url, ca, n));
           process.close();
+          if (recordingPids.contains(process.pid()) && !Files.exists(aotCache)) {
+            throw new IllegalStateException(
+                process.pod() + " stopped without writing the AOT cache " + aotCache);
+          }
           process = replica.start();
           double readyAgain = process.awaitReady();
           awaitServing(client, process, n, url, false, System.nanoTime());
@@ -346,6 +382,12 @@ public final class ServerMemory {
       ReviewTraffic.Result traffic)
       throws Exception {
     process.checkAlive();
+    if (recordingPids.contains(process.pid())) {
+      // a JVM recording an AOT cache has no mapped archive, and Temurin 25.0.3 crashes reading
+      // its native memory summary (FileMapInfo::readonly_total); it is not a replica to measure
+      say("  %-8s N=%-5d not measured: it records the AOT cache", kind, n);
+      return;
+    }
     JvmProbe.fullGc(process.pid());
     Thread.sleep(settle.toMillis()); // let the collector give memory back before reading
     var reading = JvmProbe.read(process.pid());
