@@ -5,7 +5,7 @@
 #   2. a webhook server against the test apiserver: `bin/versio dev` brings up a control plane, the
 #      operator and the field-rename story; the image's `versio webhook-server` then joins server
 #      `default` as a second replica (its TLS folder mounted read-only, as a Secret would be),
-#      must answer /readyz 200 and convert a v2 Cache to v1 through its HTTPS conversion endpoint;
+#      must start with the image's AOT cache (-XX:AOTMode=on), answer /readyz 200 and convert a v2 Cache to v1 through its HTTPS conversion endpoint;
 #      on SIGTERM it must exit 0.
 # The root filesystem is unpacked with umoci and entered with unshare + chroot (no container
 # engine runs here), as user 65532 like the image config says.
@@ -35,13 +35,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+. hack/lib/image-replica.sh
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/versio-image-check.XXXXXX")
-dev_pid=
-server_pid=
-unshare_pid=
 cleanup() {
-  [ -n "$unshare_pid" ] && kill -KILL "$unshare_pid" 2>/dev/null && wait "$unshare_pid" 2>/dev/null || true
-  [ -n "$dev_pid" ] && kill -TERM "$dev_pid" 2>/dev/null && wait "$dev_pid" 2>/dev/null || true
+  image_replica_cleanup
   [ -n "${KEEP_TMP:-}" ] && echo "kept $tmp" >&2 || rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -60,22 +57,9 @@ user=$(jq -r '"\(.process.user.uid):\(.process.user.gid)"' "$config")
 mapfile -t entrypoint < <(jq -r '.process.args[:-1][]' "$config")
 log "image $tag: user $user, entrypoint ${entrypoint[*]}"
 
-# in_image PATH... -- ARGS: runs the entrypoint with ARGS in the image's root, with each PATH of this
-# machine bind-mounted read-only at the same place (/etc/hosts and /etc/resolv.conf, as the kubelet
-# mounts them; the kubeconfig and TLS folder)
-in_image() {
-  local mounts=()
-  while [ "$1" != -- ]; do mounts+=("$1"); shift; done
-  shift
-  local script='set -e; r=$1; shift; n=$1; shift; i=0
-while [ $i -lt $n ]; do if [ -d "$1" ]; then mkdir -p "$r$1"; else : >"$r$1"; fi; mount --bind "$1" "$r$1"; mount -o remount,bind,ro "$r$1"; shift; i=$((i+1)); done
-exec env -i "$@"'
-  # the environment of the process is only what the image config and the check set
-  unshare --mount --pid --fork --kill-child=SIGKILL --mount-proc="$rootfs/proc" \
-    sh -c "$script" sh "$rootfs" "${#mounts[@]}" "${mounts[@]}" HOME=/home/versio \
-    "${IMAGE_ENV[@]}" "$(command -v chroot)" --userspec="$user" "$rootfs" "${entrypoint[@]}" "$@"
-}
-IMAGE_ENV=()
+IMAGE_ROOTFS=$rootfs
+IMAGE_USER=$user
+IMAGE_ENTRYPOINT=("${entrypoint[@]}")
 
 log "versio --version from the image"
 in_image -- --version >"$tmp/version.out" 2>&1 || fail "versio --version failed in the image" "$tmp/version.out"
@@ -83,80 +67,18 @@ grep -q "^versio " "$tmp/version.out" || fail "versio --version printed no versi
 sed 's/^/    /' "$tmp/version.out"
 
 log "starting bin/versio dev (control plane, operator, webhook server, story field-rename)"
-mkdir -p "$tmp/dev"
-bin/versio dev --work-dir "$tmp/dev" --timeout 3m >"$tmp/dev.log" 2>&1 &
-dev_pid=$!
-for _ in $(seq 1 240); do
-  grep -q '^\[ *[0-9]*s\] ready:' "$tmp/dev.log" && break
-  kill -0 "$dev_pid" 2>/dev/null || fail "versio dev exited" "$tmp/dev.log"
-  sleep 1
-done
-grep -q '^\[ *[0-9]*s\] ready:' "$tmp/dev.log" || fail "versio dev was not ready within 4 minutes" "$tmp/dev.log"
-run=$(ls -d "$tmp"/dev/cp-* | head -n 1)
-[ -f "$run/kubeconfig" ] && [ -d "$run/webhook-server-tls" ] || fail "no kubeconfig or TLS folder in $run"
-log "versio dev ready (run folder $(basename "$run"))"
+dev_up "$tmp" || fail "versio dev did not come up" "$tmp/dev.log"
+log "versio dev ready (run folder $(basename "$DEV_RUN"))"
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null ||
-  shuf -i 20000-60000 -n 1; }
-conversion_port=$(free_port)
-ops_port=$(free_port)
-log "starting the image's webhook server (replica of server default, ports $conversion_port/$ops_port)"
-# what a pod gets: the kubeconfig and the TLS Secret mounted readable by the pod's user (fsGroup);
-# the run folder's own copies are root's alone
-mounted=$tmp/mounted
-mkdir -p "$mounted"
-cp "$run/kubeconfig" "$mounted/kubeconfig"
-cp -R "$run/webhook-server-tls" "$mounted/tls"
-chown -R "$user" "$mounted"
-IMAGE_ENV=(KUBECONFIG="$mounted/kubeconfig" POD_NAME=image-check POD_NAMESPACE=versio-system)
-in_image /etc/hosts /etc/resolv.conf "$mounted" -- webhook-server --server-name default --tls-cert-dir "$mounted/tls" \
-  --bind-address 127.0.0.1 --conversion-port "$conversion_port" --ops-port "$ops_port" \
-  >"$tmp/server.log" 2>&1 &
-unshare_pid=$!
-# the image's process itself (PID 1 of its namespace), which gets SIGTERM like a container's
-for _ in $(seq 1 50); do
-  server_pid=$(pgrep -u "${user%%:*}" -f -- "--conversion-port $conversion_port" || true)
-  [ -n "$server_pid" ] && break
-  sleep 0.1
-done
-[ -n "$server_pid" ] || fail "the image's webhook server did not start" "$tmp/server.log"
-ready=false
-for _ in $(seq 1 120); do
-  if curl -fsS --max-time 5 "http://127.0.0.1:$ops_port/readyz" >/dev/null 2>&1; then ready=true; break; fi
-  kill -0 "$unshare_pid" 2>/dev/null || fail "the image's webhook server exited" "$tmp/server.log"
-  sleep 0.5
-done
-$ready || fail "the image's webhook server was not ready within 60 s" "$tmp/server.log"
-log "/readyz 200"
-review='{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{
-  "uid":"image-check-1","desiredAPIVersion":"example.com/v1","objects":[{
-  "apiVersion":"example.com/v2","kind":"Cache","metadata":{"name":"small","namespace":"default"},
-  "spec":{"replicas":3,"memoryMiB":512,"engine":"redis"}}]}}'
-# the CA the apiserver trusts for server default (spec.caBundle), to verify the image's TLS
-KUBECTL=$(hack/lib/helm.sh --kubectl)
-"$KUBECTL" --kubeconfig "$run/kubeconfig" get conversionwebhookservers default \
-  -o jsonpath='{.spec.caBundle}' | base64 -d >"$tmp/ca.crt"
-grep -q 'BEGIN CERTIFICATE' "$tmp/ca.crt" || fail "server default has no spec.caBundle"
-converted=false
-for _ in $(seq 1 60); do
-  if curl -fsS --max-time 5 --cacert "$tmp/ca.crt" -H 'Content-Type: application/json' \
-      --data "$review" "https://127.0.0.1:$conversion_port/convert/caches.example.com" \
-      >"$tmp/review.json" 2>"$tmp/curl.err" &&
-      [ "$(jq -r '.response.result.status' "$tmp/review.json")" = Success ]; then
-    converted=true
-    break
-  fi
-  sleep 0.5
-done
-$converted || fail "no Success review from the image's webhook server within 30 s: $(cat "$tmp/review.json" "$tmp/curl.err" 2>/dev/null)" "$tmp/server.log"
+log "starting the image's webhook server (replica of server default), its AOT cache required"
+# -XX:AOTMode=on: the JVM refuses to start unless it can use the image's AOT cache, so an image
+# whose cache does not fit its runtime and jars fails here instead of starting slowly
+replica_up "$tmp" "$tmp/server.log" JDK_JAVA_OPTIONS=-XX:AOTMode=on ||
+  fail "the image's webhook server did not become ready" "$tmp/server.log"
+log "/readyz 200 after ${REPLICA_READY_SECONDS} s (ports $CONVERSION_PORT/$OPS_PORT)"
+convert_cache "$tmp/review.json" || fail "no conversion through the image's webhook server" "$tmp/server.log"
 size=$(jq -r '.response.convertedObjects[0].spec.size' "$tmp/review.json")
 [ "$size" = 3 ] || fail "expected spec.size 3 in the converted object, got: $(cat "$tmp/review.json")" "$tmp/server.log"
 log "converted v2 -> v1 through the image's webhook server: spec.replicas 3 -> spec.size 3"
-
-kill -TERM "$server_pid"
-code=0
-wait "$unshare_pid" || code=$?
-server_pid=
-unshare_pid=
-[ "$code" -eq 0 ] || fail "the image's webhook server exited with $code on SIGTERM" "$tmp/server.log"
+replica_down || fail "the image's webhook server did not stop cleanly" "$tmp/server.log"
 log "image check passed"

@@ -10,14 +10,27 @@
 # checked. The image runs as user 65532 (versio), with /tmp writable and the entrypoint calling
 # java directly with an argument file: /opt/versio/runtime/bin/java @/opt/versio/java.args <args>.
 #
-# Usage: hack/image.sh [ARCHIVE]     (default: dist/versio-*-linux-x64.tar.gz, exactly one)
-# Needs: root for apt-get (it installs umoci when missing); hack/image-check.sh runs the result.
+# The AOT cache of the image is recorded on what a Pod of it does, not taken from the download (whose
+# cache is recorded on `versio test`, the CLI): a `versio webhook-server` replica started from the
+# image's own root filesystem (unshare + chroot, as user 65532) joins the server of a local Versio
+# (`bin/versio dev`), compiles its config, converts reviews and stops on SIGTERM. A replica with it
+# is ready in about half the time (docs/capacity.md, "Cold start").
+#
+# Usage: hack/image.sh [--no-server-aot] [ARCHIVE]   (default: dist/versio-*-linux-x64.tar.gz)
+#   --no-server-aot   keep the download's AOT cache (no local Versio is started; slower replicas)
+# Needs: root for apt-get (it installs umoci, jq, curl and procps when missing); bin/versio and the
+# control plane of hack/control-plane.sh for the recording; hack/image-check.sh runs the result.
 set -Eeuo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 start=$SECONDS
 log() { printf '[%3ds] %s\n' $((SECONDS - start)) "$*"; }
 die() { printf 'image.sh: %s\n' "$*" >&2; exit 1; }
+server_aot=true
+if [ "${1:-}" = --no-server-aot ]; then
+  server_aot=false
+  shift
+fi
 archive=${1:-}
 if [ -z "$archive" ]; then
   found=(dist/versio-*-linux-x64.tar.gz)
@@ -33,11 +46,15 @@ apt_install() {
   compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null || apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
-command -v umoci >/dev/null || { log "installing umoci (Debian)"; apt_install umoci; }
+missing=()
+for tool in umoci jq curl; do command -v $tool >/dev/null || missing+=("$tool"); done
+command -v pgrep >/dev/null || missing+=(procps)
+[ ${#missing[@]} -eq 0 ] || { log "installing ${missing[*]} (Debian)"; apt_install "${missing[@]}"; }
 
+. hack/lib/image-replica.sh
 work=$root/dist/image-build
 rm -rf "$work" && mkdir -p "$work/debs" "$work/base" "$work/opt"
-trap 'rm -rf "$work"' EXIT
+trap 'image_replica_cleanup; rm -rf "$work"' EXIT
 
 # Layer 1: glibc. The jlinked runtime links against nothing else (ldd: libc, libm, libdl,
 # libpthread, librt, ld-linux; zlib is bundled in the JDK). Taken from the Debian release this
@@ -68,17 +85,54 @@ mkdir -p "$work/opt/runtime" "$work/opt/app"
 mv "$dist/runtime" "$work/opt/runtime/runtime"
 mv "$dist/lib" "$work/opt/app/lib"
 # The launcher's JVM flags (hack/dist/versio), as a java argument file: the image needs no shell.
-{
-  echo "--sun-misc-unsafe-memory-access=allow"
-  echo "--enable-native-access=ALL-UNNAMED"
-  echo "-Xlog:disable"
-  echo "-Xlog:all=warning,aot*=off,cds*=off:stderr"
-  [ -f "$work/opt/app/lib/versio.aot" ] && echo "-XX:AOTCache=/opt/versio/lib/versio.aot"
-  echo "-Dversio.home=/opt/versio"
-  printf -- '-cp '
-  sed 's|^|/opt/versio/lib/|' "$work/opt/app/lib/classpath" | paste -sd: -
-  echo "dev.versio.cli.VersioCommand"
-} >"$work/opt/app/java.args"
+write_java_args() {
+  {
+    echo "--sun-misc-unsafe-memory-access=allow"
+    echo "--enable-native-access=ALL-UNNAMED"
+    echo "-Xlog:disable"
+    echo "-Xlog:all=warning,aot*=off,cds*=off:stderr"
+    [ -f "$work/opt/app/lib/versio.aot" ] && echo "-XX:AOTCache=/opt/versio/lib/versio.aot"
+    echo "-Dversio.home=/opt/versio"
+    printf -- '-cp '
+    sed 's|^|/opt/versio/lib/|' "$work/opt/app/lib/classpath" | paste -sd: -
+    echo "dev.versio.cli.VersioCommand"
+  } >"$work/opt/app/java.args"
+}
+
+if $server_aot; then
+  # the recording JVM runs without a cache, with exactly the flags and paths of the image
+  rm -f "$work/opt/app/lib/versio.aot"
+  write_java_args
+  train=$work/train
+  IMAGE_ROOTFS=$train/rootfs
+  IMAGE_USER=65532:65532
+  IMAGE_ENTRYPOINT=(/opt/versio/runtime/bin/java @/opt/versio/java.args)
+  mkdir -p "$IMAGE_ROOTFS/opt/versio"
+  cp -a "$work/base/." "$IMAGE_ROOTFS/"
+  cp -a "$work/opt/runtime/runtime" "$IMAGE_ROOTFS/opt/versio/runtime"
+  cp -a "$work/opt/app/." "$IMAGE_ROOTFS/opt/versio/"
+  chown 65532:65532 "$IMAGE_ROOTFS/opt/versio/lib" # this copy only: the recording writes there
+  log "recording the AOT cache on a webhook-server replica: starting bin/versio dev"
+  dev_up "$train" || die "versio dev did not come up (--no-server-aot keeps the download's cache)"
+  replica_up "$train" "$train/server.log" JDK_JAVA_OPTIONS=-XX:AOTCacheOutput=/opt/versio/lib/versio.aot ||
+    { tail -n 30 "$train/server.log" >&2; die "the recording replica did not become ready"; }
+  log "recording replica ready after ${REPLICA_READY_SECONDS} s; converting 200 reviews"
+  for _ in $(seq 1 200); do
+    convert_cache "$train/review.json" || { tail -n 30 "$train/server.log" >&2; die "a review failed"; }
+  done
+  curl -fsS --max-time 5 "http://127.0.0.1:$OPS_PORT/metrics" >/dev/null || die "/metrics failed"
+  log "stopping the replica (SIGTERM); the JVM writes the cache on its way out"
+  replica_down || { tail -n 30 "$train/server.log" >&2; die "the recording replica did not stop cleanly"; }
+  image_replica_cleanup
+  [ -f "$IMAGE_ROOTFS/opt/versio/lib/versio.aot" ] ||
+    { tail -n 30 "$train/server.log" >&2; die "the recording replica wrote no AOT cache"; }
+  cp "$IMAGE_ROOTFS/opt/versio/lib/versio.aot" "$work/opt/app/lib/versio.aot"
+  chown 0:0 "$work/opt/app/lib/versio.aot"
+  chmod 644 "$work/opt/app/lib/versio.aot"
+  rm -rf "$train"
+  log "AOT cache recorded: $(du -m "$work/opt/app/lib/versio.aot" | cut -f1) MiB"
+fi
+write_java_args
 
 layout=$work/layout
 created=$(date -u -d "@$(git log -1 --format=%ct 2>/dev/null || date +%s)" +%Y-%m-%dT%H:%M:%SZ)

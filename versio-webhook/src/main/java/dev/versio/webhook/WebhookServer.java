@@ -17,6 +17,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpVersion;
+import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -25,11 +26,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One webhook-server replica. Start-up order: the ops listener first (so {@code /healthz} answers
- * and {@code /readyz} says 503), the serving certificate (fail fast), informer caches and the
- * parallel initial compile (retried until they succeed), then the HTTPS conversion listener, and
- * only then ready. Afterwards changes are applied as they come and the certificate is re-read on an
- * interval; a bad rotation keeps the last good certificate.
+ * One webhook-server replica. Start-up order: the informers start listing, the ops listener (so
+ * {@code /healthz} answers and {@code /readyz} says 503), the serving certificate (fail fast),
+ * informer caches and the parallel initial compile (retried until they succeed), then the HTTPS
+ * conversion listener, and only then ready. Afterwards changes are applied as they come and the
+ * certificate is re-read on an interval; a bad rotation keeps the last good certificate.
  */
 public final class WebhookServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
@@ -55,7 +56,6 @@ public final class WebhookServer implements AutoCloseable {
       ServedTargetsPublication publication) {
     this.options = options;
     this.tracing = tracing;
-    this.vertx = Vertx.vertx();
     this.metrics = new WebhookMetrics(options.metricsVersionLabels());
     this.publisher =
         publication == null
@@ -84,15 +84,29 @@ public final class WebhookServer implements AutoCloseable {
             clock,
             options.configLabelSelector(),
             options.drain());
-    var opsEndpoint = new OpsEndpoint(registry, metrics, () -> ready, options.debugEndpoints());
-    this.ops =
-        await(
-            vertx
-                .createHttpServer(
-                    new HttpServerOptions().setHost(options.host()).setPort(options.opsPort()))
-                .requestHandler(opsEndpoint::handle)
-                .listen(),
-            "ops listener on port " + options.opsPort());
+    // the informers list from the apiserver on their own threads while Vert.x and the ops
+    // listener start: on a cold JVM both take hundreds of milliseconds
+    sync.startInformers();
+    Vertx started = null;
+    try {
+      started = Vertx.vertx();
+      var opsEndpoint = new OpsEndpoint(registry, metrics, () -> ready, options.debugEndpoints());
+      this.ops =
+          await(
+              started
+                  .createHttpServer(
+                      new HttpServerOptions().setHost(options.host()).setPort(options.opsPort()))
+                  .requestHandler(opsEndpoint::handle)
+                  .listen(),
+              "ops listener on port " + options.opsPort());
+      this.vertx = started;
+    } catch (RuntimeException e) {
+      sync.close();
+      if (started != null) {
+        awaitQuietly(started.close());
+      }
+      throw e;
+    }
   }
 
   /** Starts a replica and returns once it is ready (or throws with what to fix). */
@@ -137,10 +151,12 @@ public final class WebhookServer implements AutoCloseable {
         options.host(),
         ops.actualPort(),
         options.debugEndpoints() ? ", /debug/registry" : "");
+    long opsListening = jvmUptimeMillis();
     var certificate = ServingCertificate.read(options.tlsCertDir());
     long started = System.nanoTime();
-    int targets = syncUntilComplete();
+    var initial = syncUntilComplete();
     var took = Duration.ofNanos(System.nanoTime() - started);
+    long listenerStarted = System.nanoTime();
     var endpoint =
         new ConversionEndpoint(
             vertx,
@@ -163,16 +179,25 @@ public final class WebhookServer implements AutoCloseable {
             "HTTPS conversion listener on port " + options.conversionPort());
     certificateFingerprint = certificate.fingerprint();
     metrics.certificateExpires(certificate.notAfter());
-    metrics.initialSync(targets, took);
+    metrics.initialSync(initial.targets(), took);
     ready = true;
     LOG.info(
         "webhook server {} ready: initial sync compiled {} target(s) on {} worker(s) in {} ms; conversions at https://{}:{}/convert/<target>",
         options.serverName(),
-        targets,
+        initial.targets(),
         options.initialSyncWorkers(),
         took.toMillis(),
         options.host(),
         conversion.actualPort());
+    LOG.info(
+        "start-up of webhook server {}: ready {} ms after the JVM started; ops listener at {} ms,"
+            + " then informer caches filled in {} ms, initial compile {} ms, HTTPS listener {} ms",
+        options.serverName(),
+        jvmUptimeMillis(),
+        opsListening,
+        initial.informers().toMillis(),
+        initial.compile().toMillis(),
+        Duration.ofNanos(System.nanoTime() - listenerStarted).toMillis());
     sync.startWatching();
     if (publisher != null) {
       publisher.start(registry.snapshot()); // only now: the listener can serve what it reports
@@ -181,13 +206,21 @@ public final class WebhookServer implements AutoCloseable {
         vertx.setPeriodic(options.certReloadInterval().toMillis(), id -> reloadCertificate());
   }
 
-  private int syncUntilComplete() throws InterruptedException {
-    sync.startInformers();
+  /** What the initial sync took: waiting for the informer caches, then the compile. */
+  private record InitialSync(int targets, Duration informers, Duration compile) {}
+
+  private InitialSync syncUntilComplete() throws InterruptedException {
     long backoff = 500;
+    long waiting = System.nanoTime();
     while (true) {
       try {
         if (sync.awaitSynced(Duration.ofSeconds(10))) {
-          return sync.initialSync(options.initialSyncWorkers());
+          long synced = System.nanoTime();
+          int targets = sync.initialSync(options.initialSyncWorkers());
+          return new InitialSync(
+              targets,
+              Duration.ofNanos(synced - waiting),
+              Duration.ofNanos(System.nanoTime() - synced));
         }
         LOG.warn(
             "informer caches are not filled yet (readiness stays 503); check that this replica may list and watch"
@@ -282,6 +315,11 @@ public final class WebhookServer implements AutoCloseable {
     awaitQuietly(ops.close());
     sync.close();
     awaitQuietly(vertx.close());
+  }
+
+  /** Milliseconds since this JVM started (start-up figures in the log). */
+  private static long jvmUptimeMillis() {
+    return ManagementFactory.getRuntimeMXBean().getUptime();
   }
 
   private static <T> T await(Future<T> future, String what) {
