@@ -15,7 +15,9 @@ import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -24,22 +26,6 @@ import picocli.CommandLine.Command;
     name = "versio",
     mixinStandardHelpOptions = true,
     versionProvider = VersioCommand.Version.class,
-    subcommands = {
-      ValidateCommand.class,
-      AnalyzeCommand.class,
-      TestCommand.class,
-      ConvertCommand.class,
-      SuggestCommand.class,
-      DiffCommand.class,
-      GenerateCommand.class,
-      MigrateStorageCommand.class,
-      StatusCommand.class,
-      WebhookServerCommand.class,
-      OperatorCommand.class,
-      DevCommand.class,
-      CompletionCommand.class,
-      CommandLine.HelpCommand.class
-    },
     description = {
       "Declarative, field-level conversions between the versions of a Kubernetes CRD or a"
           + " Crossplane XRD.",
@@ -57,6 +43,42 @@ import picocli.CommandLine.Command;
       "Documentation: docs/ in the Versio repository."
     })
 public final class VersioCommand implements Runnable {
+  /** One subcommand: its name as typed and the class picocli builds it from. */
+  record Subcommand(String name, Class<?> type) {
+    Subcommand {
+      if (type.getAnnotation(Command.class) == null) {
+        throw new IllegalArgumentException(type.getName() + " has no @Command annotation");
+      }
+    }
+  }
+
+  /**
+   * The subcommands in the order help lists them. They are registered in code, not in the
+   * {@code @Command} annotation, so that a run of one of them builds only its own options: picocli
+   * reflects over every registered command before running one, and it cannot come from the AOT
+   * cache (its classes are compiled for Java 5), which made it a large share of a webhook-server
+   * replica's start-up.
+   */
+  static final List<Subcommand> SUBCOMMANDS =
+      List.of(
+          new Subcommand("validate", ValidateCommand.class),
+          new Subcommand("analyze", AnalyzeCommand.class),
+          new Subcommand("test", TestCommand.class),
+          new Subcommand("convert", ConvertCommand.class),
+          new Subcommand("suggest", SuggestCommand.class),
+          new Subcommand("diff", DiffCommand.class),
+          new Subcommand("generate", GenerateCommand.class),
+          new Subcommand("migrate-storage", MigrateStorageCommand.class),
+          new Subcommand("status", StatusCommand.class),
+          new Subcommand("webhook-server", WebhookServerCommand.class),
+          new Subcommand("operator", OperatorCommand.class),
+          new Subcommand("dev", DevCommand.class),
+          new Subcommand("completion", CompletionCommand.class),
+          new Subcommand("help", CommandLine.HelpCommand.class));
+
+  /** Subcommands that need the whole tree: help for any command, completion for all of them. */
+  private static final Set<String> NEED_ALL = Set.of("help", "completion");
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -64,10 +86,34 @@ public final class VersioCommand implements Runnable {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
-  /** Builds the command line with Versio's settings. */
+  /** Builds the command line with every subcommand and Versio's settings. */
   public static CommandLine commandLine() {
-    return new CommandLine(new VersioCommand())
-        .setCaseInsensitiveEnumValuesAllowed(true)
+    return commandLine(SUBCOMMANDS);
+  }
+
+  /**
+   * The command line for running {@code args}: when they start with the name of a subcommand, only
+   * that one is registered (its usage, errors and exit codes are the same); anything else (no
+   * arguments, an option, an unknown name, {@code help}, {@code completion}) gets them all.
+   */
+  public static CommandLine commandLine(String... args) {
+    if (args.length > 0 && !NEED_ALL.contains(args[0])) {
+      for (var subcommand : SUBCOMMANDS) {
+        if (subcommand.name().equals(args[0])) {
+          return commandLine(List.of(subcommand));
+        }
+      }
+    }
+    return commandLine(SUBCOMMANDS);
+  }
+
+  private static CommandLine commandLine(List<Subcommand> subcommands) {
+    var root = new CommandLine(new VersioCommand());
+    for (var subcommand : subcommands) {
+      root.addSubcommand(subcommand.name(), subcommand.type());
+    }
+    // after the subcommands: picocli applies these settings to the commands registered so far
+    return root.setCaseInsensitiveEnumValuesAllowed(true)
         .setParameterExceptionHandler(
             (e, args) -> {
               // a usage error is one line (plus picocli's "did you mean"), not the whole help
@@ -103,7 +149,7 @@ public final class VersioCommand implements Runnable {
     var err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
     int code;
     try {
-      code = commandLine().setOut(out).setErr(err).execute(args);
+      code = commandLine(args).setOut(out).setErr(err).execute(args);
     } finally {
       out.flush();
       err.flush();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine.Command;
 
 class VersioCommandTest {
   private final StringWriter out = new StringWriter();
@@ -15,6 +16,51 @@ class VersioCommandTest {
     cli.setOut(new PrintWriter(out));
     cli.setErr(new PrintWriter(err));
     return cli.execute(args);
+  }
+
+  @Test
+  void everySubcommandIsRegisteredUnderTheNameItsAnnotationGives() {
+    for (var subcommand : VersioCommand.SUBCOMMANDS) {
+      assertThat(subcommand.type().getAnnotation(Command.class).name())
+          .as(subcommand.type().getName())
+          .isEqualTo(subcommand.name());
+    }
+    assertThat(VersioCommand.commandLine().getSubcommands().keySet())
+        .containsExactlyElementsOf(
+            VersioCommand.SUBCOMMANDS.stream().map(VersioCommand.Subcommand::name).toList());
+  }
+
+  @Test
+  void runningOneSubcommandBuildsOnlyItWithTheSameUsageAsInTheFullTree() {
+    var all = VersioCommand.commandLine();
+    for (var subcommand : VersioCommand.SUBCOMMANDS) {
+      var name = subcommand.name();
+      if (name.equals("help") || name.equals("completion")) {
+        continue;
+      }
+      var alone = VersioCommand.commandLine(name, "--help");
+      assertThat(alone.getSubcommands().keySet()).containsExactly(name);
+      assertThat(alone.getSubcommands().get(name).getUsageMessage())
+          .isEqualTo(all.getSubcommands().get(name).getUsageMessage());
+    }
+  }
+
+  @Test
+  void helpCompletionOptionsAndUnknownNamesGetEverySubcommand() {
+    int count = VersioCommand.SUBCOMMANDS.size();
+    for (var args :
+        new String[][] {{}, {"--help"}, {"help", "convert"}, {"completion"}, {"webhook-servr"}}) {
+      assertThat(VersioCommand.commandLine(args).getSubcommands()).hasSize(count);
+    }
+  }
+
+  @Test
+  void aMistypedSubcommandStillGetsASuggestion() {
+    var cli = VersioCommand.commandLine("webhook-servr");
+    cli.setOut(new PrintWriter(out));
+    cli.setErr(new PrintWriter(err));
+    assertThat(cli.execute("webhook-servr")).isEqualTo(2);
+    assertThat(err.toString()).contains("webhook-server");
   }
 
   @Test
