@@ -1,6 +1,7 @@
 package dev.versio.webhook;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.versio.api.config.CRDConversionConfig;
@@ -11,6 +12,7 @@ import dev.versio.webhook.registry.RegistryEntry;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -27,8 +29,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Start-up: readiness follows the first complete sync, and the parallel initial sync equals the
- * serial walk.
+ * Start-up: readiness follows the first complete sync, a taken ops port fails the start at once,
+ * and the parallel initial sync equals the serial walk.
  */
 @KubeApiServerTest
 class StartupIT {
@@ -137,6 +139,31 @@ class StartupIT {
             .contains("versio_webhook_initial_sync_duration_seconds")
             .contains("versio_webhook_ready 1.0");
       }
+    }
+  }
+
+  @Test
+  void aReplicaWhoseOpsPortIsTakenFailsNamingThePortAndTheNextStartWorks(
+      KubernetesClient client,
+      ControlPlane controlPlane,
+      KubeTestScope scope,
+      @TempDir Path certDir)
+      throws Exception {
+    // the informers start listing before the ops listener binds: a bind failure must still end
+    // the start at once with the port in the message, and leave nothing in the way of a retry
+    WebhookFixture.installVersioCrds(client);
+    WebhookFixture.writeCertificate(certDir);
+    var name = scope.name("taken");
+    try (var taken = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"));
+        var replicaClient = controlPlane.adminClient()) {
+      int port = taken.getLocalPort();
+      assertThatThrownBy(() -> WebhookFixture.start(replicaClient, name, certDir, port))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("ops listener on port " + port);
+    }
+    try (var replicaClient = controlPlane.adminClient();
+        var server = WebhookFixture.start(replicaClient, name, certDir, 0)) {
+      assertThat(server.ready()).isTrue();
     }
   }
 
