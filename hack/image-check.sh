@@ -5,8 +5,8 @@
 #   2. a webhook server against the test apiserver: `bin/versio dev` brings up a control plane, the
 #      operator and the field-rename story; the image's `versio webhook-server` then joins server
 #      `default` as a second replica (its TLS folder mounted read-only, as a Secret would be),
-#      must start with the image's AOT cache (-XX:AOTMode=on), answer /readyz 200 and convert a v2 Cache to v1 through its HTTPS conversion endpoint;
-#      on SIGTERM it must exit 0.
+#      must start with the image's AOT cache (-XX:AOTMode=on), answer /readyz 200 and convert a
+#      v2 Cache to v1 through its HTTPS conversion endpoint; on SIGTERM it must exit 0.
 # The root filesystem is unpacked with umoci and entered with unshare + chroot (no container
 # engine runs here), as user 65532 like the image config says.
 #

@@ -14,7 +14,7 @@
 # cache is recorded on `versio test`, the CLI): a `versio webhook-server` replica started from the
 # image's own root filesystem (unshare + chroot, as user 65532) joins the server of a local Versio
 # (`bin/versio dev`), compiles its config, converts reviews and stops on SIGTERM. A replica with it
-# is ready in about half the time (docs/capacity.md, "Cold start").
+# is ready in about half the time (docs/capacity.md, "Replica start-up").
 #
 # Usage: hack/image.sh [--no-server-aot] [ARCHIVE]   (default: dist/versio-*-linux-x64.tar.gz)
 #   --no-server-aot   keep the download's AOT cache (no local Versio is started; slower replicas)

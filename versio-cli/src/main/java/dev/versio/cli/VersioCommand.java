@@ -43,12 +43,14 @@ import picocli.CommandLine.Command;
       "Documentation: docs/ in the Versio repository."
     })
 public final class VersioCommand implements Runnable {
-  /** One subcommand: its name as typed and the class picocli builds it from. */
+  /** One subcommand: its name as typed (its {@code @Command} name) and the class picocli builds. */
   record Subcommand(String name, Class<?> type) {
-    Subcommand {
-      if (type.getAnnotation(Command.class) == null) {
+    static Subcommand of(Class<?> type) {
+      var command = type.getAnnotation(Command.class);
+      if (command == null) {
         throw new IllegalArgumentException(type.getName() + " has no @Command annotation");
       }
+      return new Subcommand(command.name(), type);
     }
   }
 
@@ -61,20 +63,20 @@ public final class VersioCommand implements Runnable {
    */
   static final List<Subcommand> SUBCOMMANDS =
       List.of(
-          new Subcommand("validate", ValidateCommand.class),
-          new Subcommand("analyze", AnalyzeCommand.class),
-          new Subcommand("test", TestCommand.class),
-          new Subcommand("convert", ConvertCommand.class),
-          new Subcommand("suggest", SuggestCommand.class),
-          new Subcommand("diff", DiffCommand.class),
-          new Subcommand("generate", GenerateCommand.class),
-          new Subcommand("migrate-storage", MigrateStorageCommand.class),
-          new Subcommand("status", StatusCommand.class),
-          new Subcommand("webhook-server", WebhookServerCommand.class),
-          new Subcommand("operator", OperatorCommand.class),
-          new Subcommand("dev", DevCommand.class),
-          new Subcommand("completion", CompletionCommand.class),
-          new Subcommand("help", CommandLine.HelpCommand.class));
+          Subcommand.of(ValidateCommand.class),
+          Subcommand.of(AnalyzeCommand.class),
+          Subcommand.of(TestCommand.class),
+          Subcommand.of(ConvertCommand.class),
+          Subcommand.of(SuggestCommand.class),
+          Subcommand.of(DiffCommand.class),
+          Subcommand.of(GenerateCommand.class),
+          Subcommand.of(MigrateStorageCommand.class),
+          Subcommand.of(StatusCommand.class),
+          Subcommand.of(WebhookServerCommand.class),
+          Subcommand.of(OperatorCommand.class),
+          Subcommand.of(DevCommand.class),
+          Subcommand.of(CompletionCommand.class),
+          Subcommand.of(CommandLine.HelpCommand.class));
 
   /** Subcommands that need the whole tree: help for any command, completion for all of them. */
   private static final Set<String> NEED_ALL = Set.of("help", "completion");
