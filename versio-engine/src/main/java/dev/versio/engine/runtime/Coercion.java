@@ -31,7 +31,10 @@ public final class Coercion {
     return switch (kind) {
       case STRING -> EngineJson.nodes().textNode(text(value));
       case INTEGER ->
-          EngineJson.nodes().numberNode(integral(number(value), policy).toBigIntegerExact());
+          EngineJson.nodes()
+              .numberNode(
+                  NumberBounds.int64(
+                      integral(number(value), policy).toBigIntegerExact(), "an integer field"));
       case NUMBER -> decimalNode(number(value));
       case BOOLEAN -> EngineJson.nodes().booleanNode(bool(value));
       default -> throw new OpFailure("cannot coerce to " + kind.wireName());
@@ -50,28 +53,31 @@ public final class Coercion {
       return value.bigIntegerValue().toString();
     }
     if (value.isNumber()) {
-      return value.decimalValue().toPlainString();
+      return NumberBounds.decimal(value, "a string").toPlainString();
     }
-    throw new OpFailure("cannot turn " + kind(value) + " " + value + " into a string");
+    throw new OpFailure("cannot turn " + kind(value) + " into a string");
   }
 
-  /** A number from a number, a numeric string (trimmed) or a boolean (1/0). */
+  /**
+   * A number from a number, a numeric string (trimmed) or a boolean (1/0), within {@link
+   * NumberBounds}.
+   */
   public static BigDecimal number(JsonNode value) {
     if (value.isNumber()) {
-      return value.decimalValue();
+      return NumberBounds.decimal(value, "a number");
     }
     if (value.isBoolean()) {
       return value.booleanValue() ? BigDecimal.ONE : BigDecimal.ZERO;
     }
     if (value.isTextual()) {
-      var text = value.asText().trim().replace("_", "");
-      try {
-        return new BigDecimal(text);
-      } catch (NumberFormatException e) {
-        throw new OpFailure("'" + value.asText() + "' is not a number");
+      var text = NumberBounds.text(value.asText(), "a number").trim().replace("_", "");
+      var n = NumberBounds.parse(text, "a number");
+      if (n == null) {
+        throw new OpFailure(NumberBounds.quote(value.asText()) + " is not a number");
       }
+      return n;
     }
-    throw new OpFailure("cannot turn " + kind(value) + " " + value + " into a number");
+    throw new OpFailure("cannot turn " + kind(value) + " into a number");
   }
 
   /**
@@ -86,7 +92,7 @@ public final class Coercion {
     return switch (policy) {
       case ERROR ->
           throw new OpFailure(
-              n.toPlainString()
+              NumberBounds.quote(n.toPlainString())
                   + " has a fractional part but the destination is an integer"
                   + " (set onFractionalInteger: Truncate or Round to accept that loss)");
       case TRUNCATE -> n.setScale(0, RoundingMode.DOWN);
@@ -107,9 +113,10 @@ public final class Coercion {
       if (FALSE.contains(text)) {
         return false;
       }
-      throw new OpFailure("'" + value.asText() + "' is not a boolean (use true/false, t/f, 1/0)");
+      throw new OpFailure(
+          NumberBounds.quote(value.asText()) + " is not a boolean (use true/false, t/f, 1/0)");
     }
-    throw new OpFailure("cannot turn " + kind(value) + " " + value + " into a boolean");
+    throw new OpFailure("cannot turn " + kind(value) + " into a boolean");
   }
 
   /** A JSON number for a decimal: integral values become integer nodes. */

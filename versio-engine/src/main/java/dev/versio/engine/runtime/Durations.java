@@ -35,7 +35,7 @@ public final class Durations {
 
   /** Whole seconds of a duration string; fails on syntax, overflow or a fraction of a second. */
   public static BigInteger parseSeconds(String text) {
-    var s = text.trim();
+    var s = NumberBounds.text(text, "a duration").trim();
     if (s.isEmpty()) {
       throw new OpFailure("'' is not a duration");
     }
@@ -67,19 +67,25 @@ public final class Durations {
       if (number.isEmpty() || number.equals(".") || factor == null) {
         throw unit.equals("d")
             ? new OpFailure(
-                "'" + text + "' uses the unit d, which Go durations do not have; write 24h")
+                NumberBounds.quote(text)
+                    + " uses the unit d, which Go durations do not have; write 24h")
             : invalid(text);
       }
-      total =
-          total.add(
-              new BigDecimal(number.startsWith(".") ? "0" + number : number).multiply(factor));
+      var amount = NumberBounds.parse(number.startsWith(".") ? "0" + number : number, "a duration");
+      if (amount == null) {
+        throw invalid(text); // e.g. 1.5.5h
+      }
+      total = total.add(amount.multiply(factor));
     }
     if (total.toBigInteger().compareTo(MAX_NANOS) > 0) {
-      throw new OpFailure("'" + text + "' overflows a Go duration");
+      throw new OpFailure(
+          "value too large for a duration: "
+              + NumberBounds.quote(text)
+              + " overflows a Go duration");
     }
     var seconds = total.divide(NANOS_PER_SECOND);
     if (seconds.stripTrailingZeros().scale() > 0) {
-      throw new OpFailure("'" + text + "' is not a whole number of seconds");
+      throw new OpFailure(NumberBounds.quote(text) + " is not a whole number of seconds");
     }
     var whole = seconds.toBigIntegerExact();
     return negative ? whole.negate() : whole;
@@ -108,6 +114,7 @@ public final class Durations {
 
   private static OpFailure invalid(String text) {
     return new OpFailure(
-        "'" + text + "' is not a duration (e.g. 90s, 1h30m, 1.5h; units ns us ms s m h)");
+        NumberBounds.quote(text)
+            + " is not a duration (e.g. 90s, 1h30m, 1.5h; units ns us ms s m h)");
   }
 }

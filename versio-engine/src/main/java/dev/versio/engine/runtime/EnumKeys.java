@@ -17,7 +17,12 @@ public final class EnumKeys {
       return "b:" + value.asBoolean();
     }
     if (value.isNumber()) {
-      return "n:" + value.decimalValue().stripTrailingZeros().toPlainString();
+      var n = value.decimalValue();
+      // beyond the bounds no enum value can match; the short scientific form keeps the key small
+      return "n:"
+          + (NumberBounds.inRange(n)
+              ? n.stripTrailingZeros().toPlainString()
+              : n.stripTrailingZeros().toString());
     }
     if (value.isNull()) {
       return "null";

@@ -32,25 +32,40 @@ public final class Quantities {
           Map.entry("Ti", new BigDecimal(BigInteger.TWO.pow(40))),
           Map.entry("Pi", new BigDecimal(BigInteger.TWO.pow(50))),
           Map.entry("Ei", new BigDecimal(BigInteger.TWO.pow(60))));
+  private static final String A_QUANTITY = "a quantity";
   private static final String[] DECIMAL_SI = {"m", "", "k", "M", "G", "T", "P", "E"};
 
   private Quantities() {}
 
-  /** Milli-units of a quantity; a sub-milli remainder rounds up, as {@code MilliValue()} does. */
+  /**
+   * Milli-units of a quantity; a sub-milli remainder rounds up, as {@code MilliValue()} does. The
+   * result fits in 64 bits, as {@code MilliValue()}'s does; text, exponent and magnitude are
+   * bounded ({@link NumberBounds}) before any arithmetic.
+   */
   public static BigInteger parseMilli(String text) {
-    var m = SYNTAX.matcher(text.trim());
+    var trimmed = NumberBounds.text(text, A_QUANTITY).trim();
+    var m = SYNTAX.matcher(trimmed);
     if (!m.matches()) {
-      throw new OpFailure("'" + text + "' is not a Kubernetes quantity (e.g. 500m, 2, 1Gi, 1.5k)");
+      throw new OpFailure(
+          NumberBounds.quote(text) + " is not a Kubernetes quantity (e.g. 500m, 2, 1Gi, 1.5k)");
     }
     var value = new BigDecimal(m.group(1));
     var suffix = m.group(2);
     if (suffix != null) {
+      var factor = SUFFIX.get(suffix); // E and Ei are suffixes, E3 an exponent
       value =
-          suffix.startsWith("e") || suffix.startsWith("E")
-              ? value.scaleByPowerOfTen(Integer.parseInt(suffix.substring(1)))
-              : value.multiply(SUFFIX.get(suffix));
+          factor != null
+              ? value.multiply(factor)
+              : NumberBounds.decimal(
+                  value.scaleByPowerOfTen(
+                      NumberBounds.exponent(suffix.substring(1), trimmed, A_QUANTITY)),
+                  trimmed,
+                  A_QUANTITY);
     }
-    return value.movePointRight(3).setScale(0, RoundingMode.CEILING).toBigIntegerExact();
+    var milli = NumberBounds.decimal(value.movePointRight(3), trimmed, A_QUANTITY);
+    return NumberBounds.int64(
+        milli.setScale(0, RoundingMode.CEILING).toBigIntegerExact(),
+        "a quantity in milli-units (at most about 9.2P)");
   }
 
   /** The canonical decimal SI text of {@code milli} milli-units: 250→250m, 1000→1, 2000000→2k. */

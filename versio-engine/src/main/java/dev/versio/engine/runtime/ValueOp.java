@@ -39,7 +39,7 @@ public sealed interface ValueOp extends Op {
       if (!value.isNumber()) {
         throw new OpFailure("expected a number at " + from + ", found " + Coercion.kind(value));
       }
-      var n = value.decimalValue();
+      var n = NumberBounds.decimal(value, "a scaled number");
       BigDecimal result;
       if (multiply) {
         result = n.multiply(factor);
@@ -50,11 +50,16 @@ public sealed interface ValueOp extends Op {
           result = n.divide(factor, MathContext.DECIMAL128);
         }
       }
+      result = NumberBounds.decimal(result, result.toString(), "a scaled number");
       Tree.set(
           output,
           to,
           integerDestination
-              ? Coercion.decimalNode(Coercion.integral(result, FractionalPolicy.ROUND))
+              ? EngineJson.nodes()
+                  .numberNode(
+                      NumberBounds.int64(
+                          Coercion.integral(result, FractionalPolicy.ROUND).toBigIntegerExact(),
+                          "an integer field"))
               : Coercion.decimalNode(
                   result.stripTrailingZeros().scale() <= 0 ? result.stripTrailingZeros() : result));
     }
@@ -85,7 +90,8 @@ public sealed interface ValueOp extends Op {
         return;
       }
       if (!value.isIntegralNumber()) {
-        throw new OpFailure("expected " + form.integerName + " at " + from + ", found " + value);
+        throw new OpFailure(
+            "expected " + form.integerName + " at " + from + ", found " + Coercion.kind(value));
       }
       Tree.set(output, to, EngineJson.nodes().textNode(form.format(value.bigIntegerValue())));
     }
