@@ -91,6 +91,49 @@ final class WebhookServerCommand implements Callable<Integer> {
 
   @Option(
       paramLabel = "N",
+      names = "--max-in-flight-per-client",
+      description =
+          "Reviews one remote address may hold at once, so that one client cannot take every slot"
+              + " from the apiservers (default: half of --max-in-flight).")
+  Integer maxInFlightPerClient;
+
+  @Option(
+      paramLabel = "BYTES",
+      names = "--max-bytes-in-flight",
+      description =
+          "Request body bytes all reviews together may hold at once; a review beyond it gets 429"
+              + " (default: a twelfth of the largest heap, at least --max-body-bytes).")
+  Long maxBytesInFlight;
+
+  @Option(
+      paramLabel = "DURATION",
+      names = "--body-timeout",
+      defaultValue = "10s",
+      description =
+          "How long a request may take to send its whole body; a slower one gets 408 and its"
+              + " connection (HTTP/1.1) or stream (HTTP/2) is closed (default: ${DEFAULT-VALUE}).")
+  String bodyTimeout;
+
+  @Option(
+      paramLabel = "DURATION",
+      names = "--review-timeout",
+      defaultValue = "5s",
+      description =
+          "Wall-clock budget of a review that runs off the event loops (large, or its target runs"
+              + " CEL or JSON Patch); past it the apiserver gets a Failure naming the budget. Keep it"
+              + " under the apiserver's 30s conversion timeout (default: ${DEFAULT-VALUE}).")
+  String reviewTimeout;
+
+  @Option(
+      paramLabel = "N",
+      names = "--event-loops",
+      description =
+          "Event loops of the HTTPS conversion listener, one server each (default: one per"
+              + " available core).")
+  Integer eventLoops;
+
+  @Option(
+      paramLabel = "N",
       names = "--initial-sync-workers",
       description = "Threads of the initial compile (default: available processors).")
   Integer initialSyncWorkers;
@@ -211,7 +254,16 @@ final class WebhookServerCommand implements Callable<Integer> {
             Durations.parse(drain),
             debugEndpoints,
             metricsVersionLabels,
-            maxInFlight);
+            maxInFlight,
+            Durations.parse(reviewTimeout),
+            eventLoops == null ? WebhookServerOptions.defaultEventLoops() : eventLoops,
+            maxInFlightPerClient == null
+                ? WebhookServerOptions.defaultPerClient(maxInFlight)
+                : maxInFlightPerClient,
+            maxBytesInFlight == null
+                ? WebhookServerOptions.defaultBytesInFlight(maxBodyBytes)
+                : maxBytesInFlight,
+            Durations.parse(bodyTimeout));
     var stop = StopSignal.install(Duration.ofSeconds(30));
     var otlp =
         otlpTracesEndpoint == null

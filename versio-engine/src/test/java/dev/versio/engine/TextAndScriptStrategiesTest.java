@@ -184,6 +184,20 @@ class TextAndScriptStrategiesTest {
   }
 
   @Test
+  void aRouterSaysWhetherItRunsScriptsSoThatATransportCanKeepThemOffItsEventLoop() {
+    var target = target("rgb: {type: integer}", "red: {type: integer}\ngreen: {type: integer}");
+    assertThat(router(target, RGB).runsScripts()).isTrue();
+    assertThat(
+            router(target("ttl: {type: integer}", "ttlSeconds: {type: integer}"), PATCH)
+                .runsScripts())
+        .isTrue();
+    var rename =
+        spokeRules("- {strategy: FieldRename, fieldRename: {hubPath: spec.a, spokePath: spec.b}}");
+    assertThat(router(target("a: {type: string}", "b: {type: string}"), rename).runsScripts())
+        .isFalse();
+  }
+
+  @Test
   void celExpressionsAreCheckedAtCompileTimeIncludingTheFieldsTheyRead() {
     var target = target("rgb: {type: integer}", "red: {type: integer}\ngreen: {type: integer}");
     assertThat(rejected(target, RGB.replace("object.spec.rgb / 256", "object.spec.rgb / ")))

@@ -1,6 +1,7 @@
 package dev.versio.webhook;
 
 import dev.versio.webhook.http.ConversionEndpoint;
+import dev.versio.webhook.http.ConversionListeners;
 import dev.versio.webhook.http.OpsEndpoint;
 import dev.versio.webhook.metrics.WebhookMetrics;
 import dev.versio.webhook.registry.Registry;
@@ -35,13 +36,26 @@ import org.slf4j.LoggerFactory;
 public final class WebhookServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
 
+  /**
+   * A connection that neither sends nor receives for this long is closed: longer than the 90 s the
+   * apiserver's HTTP client keeps an idle connection, so it is the client that closes first.
+   */
+  static final Duration IDLE_TIMEOUT = Duration.ofSeconds(120);
+
+  /**
+   * HTTP/2 streams one connection may open at once (Vert.x's default is 100): an HTTP/2 client
+   * needs several connections, each of which counts against its share of the reviews in flight, to
+   * hold many slots.
+   */
+  static final long MAX_CONCURRENT_STREAMS = 32;
+
   private final Vertx vertx;
   private final WebhookServerOptions options;
   private final WebhookMetrics metrics;
   private final Registry registry;
   private final RegistrySync sync;
   private final HttpServer ops;
-  private volatile HttpServer conversion;
+  private volatile ConversionListeners conversion;
   private volatile boolean ready;
   private volatile String certificateFingerprint;
   private long reloadTimer = -1;
@@ -159,36 +173,39 @@ public final class WebhookServer implements AutoCloseable {
     long listenerStarted = System.nanoTime();
     var endpoint =
         new ConversionEndpoint(
-            vertx,
-            new ReviewProcessor(registry),
-            metrics,
-            options.maxBodyBytes(),
-            options.maxInFlight(),
-            tracing);
+            vertx, new ReviewProcessor(registry), metrics, options.reviewLimits(), tracing);
     var httpsOptions =
         ServingTls.apply(
             new HttpServerOptions()
                 .setHost(options.host())
                 .setPort(options.conversionPort())
                 .setUseAlpn(true)
-                .setAlpnVersions(List.of(HttpVersion.HTTP_2, HttpVersion.HTTP_1_1)),
+                .setAlpnVersions(List.of(HttpVersion.HTTP_2, HttpVersion.HTTP_1_1))
+                .setIdleTimeout((int) IDLE_TIMEOUT.toSeconds())
+                .setIdleTimeoutUnit(TimeUnit.SECONDS)
+                .setInitialSettings(
+                    new HttpServerOptions()
+                        .getInitialSettings()
+                        .setMaxConcurrentStreams(MAX_CONCURRENT_STREAMS)),
             certificate.options());
     conversion =
         await(
-            vertx.createHttpServer(httpsOptions).requestHandler(endpoint::handle).listen(),
+            ConversionListeners.start(vertx, httpsOptions, endpoint::handle, options.eventLoops()),
             "HTTPS conversion listener on port " + options.conversionPort());
     certificateFingerprint = certificate.fingerprint();
     metrics.certificateExpires(certificate.notAfter());
     metrics.initialSync(initial.targets(), took);
     ready = true;
     LOG.info(
-        "webhook server {} ready: initial sync compiled {} target(s) on {} worker(s) in {} ms; conversions at https://{}:{}/convert/<target>",
+        "webhook server {} ready: initial sync compiled {} target(s) on {} worker(s) in {} ms; conversions at https://{}:{}/convert/<target> on {} event loop(s), review budget {} ms",
         options.serverName(),
         initial.targets(),
         options.initialSyncWorkers(),
         took.toMillis(),
         options.host(),
-        conversion.actualPort());
+        conversion.port(),
+        conversion.loops(),
+        options.reviewBudget().toMillis());
     LOG.info(
         "start-up of webhook server {}: ready {} ms after the JVM started; ops listener at {} ms,"
             + " then informer caches filled in {} ms, initial compile {} ms, HTTPS listener {} ms",
@@ -284,7 +301,7 @@ public final class WebhookServer implements AutoCloseable {
   }
 
   public int conversionPort() {
-    return conversion.actualPort();
+    return conversion.port();
   }
 
   public int opsPort() {
@@ -310,7 +327,7 @@ public final class WebhookServer implements AutoCloseable {
       vertx.cancelTimer(reloadTimer);
     }
     if (conversion != null) {
-      awaitQuietly(conversion.shutdown(10, TimeUnit.SECONDS));
+      awaitQuietly(conversion.shutdown(Duration.ofSeconds(10)));
     }
     awaitQuietly(ops.close());
     sync.close();

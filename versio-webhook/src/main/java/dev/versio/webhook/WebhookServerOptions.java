@@ -1,5 +1,7 @@
 package dev.versio.webhook;
 
+import dev.versio.api.http.InFlightLimits;
+import dev.versio.webhook.http.ReviewLimits;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -22,6 +24,13 @@ import java.util.Objects;
  *     lists every config and error this replica holds)
  * @param metricsVersionLabels whether review metrics also carry {@code from} and {@code to} (off by
  *     default: they multiply every target's series by its version pairs)
+ * @param maxInFlight reviews held at once (429 above it)
+ * @param reviewBudget how long a review processed off the event loops may take before it is
+ *     answered with a Failure naming the budget
+ * @param eventLoops event loops (one HTTPS server each) of the conversion listener
+ * @param maxInFlightPerClient reviews one remote address may hold at once (429 above it)
+ * @param maxBytesInFlight request body bytes all reviews together may hold at once (429 above it)
+ * @param bodyTimeout how long a request may take to send its whole body (408 after it)
  */
 public record WebhookServerOptions(
     String serverName,
@@ -36,7 +45,12 @@ public record WebhookServerOptions(
     Duration drain,
     boolean debugEndpoints,
     boolean metricsVersionLabels,
-    int maxInFlight) {
+    int maxInFlight,
+    Duration reviewBudget,
+    int eventLoops,
+    int maxInFlightPerClient,
+    long maxBytesInFlight,
+    Duration bodyTimeout) {
 
   /**
    * 64 MiB: a list of 10,000 typical objects (3–6 KiB each as JSON) is 30–60 MiB; the apiserver
@@ -51,6 +65,18 @@ public record WebhookServerOptions(
    * bound.
    */
   public static final int DEFAULT_MAX_IN_FLIGHT = 256;
+
+  /**
+   * 5 s: well under the apiserver's 30 s conversion timeout, so the apiserver gets a Failure that
+   * names the budget instead of a timeout, and far above what a legitimate review takes (a list of
+   * 500 objects converts in milliseconds).
+   */
+  public static final Duration DEFAULT_REVIEW_BUDGET = Duration.ofSeconds(5);
+
+  /** One event loop per core the JVM may use (container-aware). */
+  public static int defaultEventLoops() {
+    return Runtime.getRuntime().availableProcessors();
+  }
 
   public WebhookServerOptions {
     Objects.requireNonNull(serverName, "serverName");
@@ -72,6 +98,91 @@ public record WebhookServerOptions(
     if (maxInFlight < 1) {
       throw new IllegalArgumentException("--max-in-flight must be at least 1");
     }
+    Objects.requireNonNull(reviewBudget, "reviewBudget");
+    if (reviewBudget.isNegative() || reviewBudget.isZero()) {
+      throw new IllegalArgumentException("--review-timeout must be positive");
+    }
+    if (eventLoops < 1) {
+      throw new IllegalArgumentException("--event-loops must be at least 1");
+    }
+    if (maxInFlightPerClient < 1) {
+      throw new IllegalArgumentException("--max-in-flight-per-client must be at least 1");
+    }
+    if (maxBytesInFlight < maxBodyBytes) {
+      throw new IllegalArgumentException(
+          "--max-bytes-in-flight ("
+              + maxBytesInFlight
+              + ") must be at least --max-body-bytes ("
+              + maxBodyBytes
+              + "), or the largest review could never be admitted");
+    }
+    Objects.requireNonNull(bodyTimeout, "bodyTimeout");
+    if (bodyTimeout.isNegative() || bodyTimeout.isZero()) {
+      throw new IllegalArgumentException("--body-timeout must be positive");
+    }
+  }
+
+  /**
+   * Half of {@code maxInFlight} (at least 1): one client (a hostile one, or one stuck) can never
+   * take every slot from the apiservers.
+   */
+  public static int defaultPerClient(int maxInFlight) {
+    return Math.max(1, (maxInFlight + 1) / 2);
+  }
+
+  /**
+   * The byte budget of request bodies in flight: a twelfth of the largest heap, and at least the
+   * largest body. Handling a review holds several times its body (the parsed tree, the converted
+   * tree and the answer: see docs/webhook-server.md), so bodies of a twelfth of the heap stay well
+   * inside it.
+   */
+  public static long defaultBytesInFlight(long maxBodyBytes) {
+    return Math.max(maxBodyBytes, Runtime.getRuntime().maxMemory() / 12);
+  }
+
+  /** These limits as the conversion endpoint takes them. */
+  public ReviewLimits reviewLimits() {
+    return new ReviewLimits(
+        maxBodyBytes,
+        new InFlightLimits(maxInFlight, maxInFlightPerClient, maxBytesInFlight),
+        bodyTimeout,
+        reviewBudget);
+  }
+
+  /** The options with the default review budget and one event loop per core. */
+  public WebhookServerOptions(
+      String serverName,
+      Path tlsCertDir,
+      String host,
+      int conversionPort,
+      int opsPort,
+      Duration certReloadInterval,
+      long maxBodyBytes,
+      int initialSyncWorkers,
+      String configLabelSelector,
+      Duration drain,
+      boolean debugEndpoints,
+      boolean metricsVersionLabels,
+      int maxInFlight) {
+    this(
+        serverName,
+        tlsCertDir,
+        host,
+        conversionPort,
+        opsPort,
+        certReloadInterval,
+        maxBodyBytes,
+        initialSyncWorkers,
+        configLabelSelector,
+        drain,
+        debugEndpoints,
+        metricsVersionLabels,
+        maxInFlight,
+        DEFAULT_REVIEW_BUDGET,
+        defaultEventLoops(),
+        defaultPerClient(maxInFlight),
+        defaultBytesInFlight(maxBodyBytes),
+        ReviewLimits.DEFAULT_BODY_TIMEOUT);
   }
 
   /** The options with the default limit of reviews in flight. */
@@ -148,7 +259,12 @@ public record WebhookServerOptions(
         value,
         debugEndpoints,
         metricsVersionLabels,
-        maxInFlight);
+        maxInFlight,
+        reviewBudget,
+        eventLoops,
+        maxInFlightPerClient,
+        maxBytesInFlight,
+        bodyTimeout);
   }
 
   /** These options with another limit of reviews in flight. */
@@ -166,6 +282,34 @@ public record WebhookServerOptions(
         drain,
         debugEndpoints,
         metricsVersionLabels,
-        value);
+        value,
+        reviewBudget,
+        eventLoops,
+        defaultPerClient(value),
+        maxBytesInFlight,
+        bodyTimeout);
+  }
+
+  /** These options with another review budget. */
+  public WebhookServerOptions withReviewBudget(Duration value) {
+    return new WebhookServerOptions(
+        serverName,
+        tlsCertDir,
+        host,
+        conversionPort,
+        opsPort,
+        certReloadInterval,
+        maxBodyBytes,
+        initialSyncWorkers,
+        configLabelSelector,
+        drain,
+        debugEndpoints,
+        metricsVersionLabels,
+        maxInFlight,
+        value,
+        eventLoops,
+        maxInFlightPerClient,
+        maxBytesInFlight,
+        bodyTimeout);
   }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.versio.engine.compile.CompiledConfig;
 import dev.versio.engine.compile.Plan;
 import dev.versio.engine.runtime.ConversionException;
+import dev.versio.engine.runtime.Scripts;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -20,6 +21,7 @@ public final class Router {
   private final CompiledConfig config;
   private final String group;
   private final Map<String, TextNode> apiVersions;
+  private final boolean runsScripts;
 
   /**
    * @param group the API group of the target, used to stamp {@code apiVersion}; empty for the core
@@ -32,6 +34,17 @@ public final class Router {
     versions.put(config.hubVersion(), apiVersion(config.hubVersion()));
     config.plans().keySet().forEach(v -> versions.put(v, apiVersion(v)));
     this.apiVersions = Map.copyOf(versions); // built once: every conversion stamps one of these
+    this.runsScripts =
+        config.plans().values().stream()
+            .anyMatch(p -> Scripts.any(p.hubToSpoke().ops()) || Scripts.any(p.spokeToHub().ops()));
+  }
+
+  /**
+   * Whether a conversion may run a script (CEL, JSON Patch), whose cost per object is bounded only
+   * by its own budget; without one, converting costs time in proportion to the object.
+   */
+  public boolean runsScripts() {
+    return runsScripts;
   }
 
   private TextNode apiVersion(String version) {

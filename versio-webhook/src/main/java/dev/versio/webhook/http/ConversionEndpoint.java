@@ -1,38 +1,60 @@
 package dev.versio.webhook.http;
 
+import dev.versio.api.http.InFlightLimits;
 import dev.versio.webhook.metrics.WebhookMetrics;
 import dev.versio.webhook.review.ReviewOutcome;
 import dev.versio.webhook.review.ReviewProcessor;
+import dev.versio.webhook.review.ReviewProgress;
 import dev.versio.webhook.review.ReviewResult;
 import dev.versio.webhook.tracing.ReviewTracing;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
+import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * HTTP handling of {@code POST /convert/{target}}: method, content type and size checks, then the
- * pure {@link ReviewProcessor}. Small reviews are processed on the event loop; large ones on a
- * worker, so one big list never stalls other requests. No stack trace ever reaches a response.
+ * pure {@link ReviewProcessor}. A small review whose target runs no script costs time in proportion
+ * to its size and is processed on the event loop; every other review runs on a worker under a
+ * wall-clock budget, after which it is answered with a Failure naming the budget, so no review
+ * holds a listener or waits on another. No stack trace ever reaches a response.
  */
 public final class ConversionEndpoint {
   private static final Logger LOG = LoggerFactory.getLogger(ConversionEndpoint.class);
   private static final String PREFIX = "/convert/";
   private static final int INLINE_LIMIT = 64 * 1024;
 
+  /** HTTP/2 error code NO_ERROR. */
+  private static final long NO_ERROR = 0x0;
+
+  /** The metric label and span name of a path that names no target this replica holds. */
+  public static final String UNKNOWN_TARGET = "unknown";
+
+  /**
+   * Threads for reviews off the event loops: enough that a few reviews running for their whole
+   * budget leave others a thread, few enough that their memory stays small.
+   */
+  private static final int WORKERS = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+
   private final Vertx vertx;
   private final ReviewProcessor processor;
   private final WebhookMetrics metrics;
   private final long maxBodyBytes;
-  private final int maxInFlight;
-  private final java.util.concurrent.atomic.AtomicInteger inFlight =
-      new java.util.concurrent.atomic.AtomicInteger();
+  private final InFlightLimits limits;
+  private final Duration bodyTimeout;
   private final ReviewTracing tracing;
+  private final Duration reviewBudget;
+  private final WorkerExecutor workers;
 
   public ConversionEndpoint(
       Vertx vertx, ReviewProcessor processor, WebhookMetrics metrics, long maxBodyBytes) {
@@ -55,9 +77,8 @@ public final class ConversionEndpoint {
   }
 
   /**
-   * @param maxInFlight reviews this endpoint holds at once (from arrival to the end of the answer);
-   *     one more is refused with 429 and {@code Retry-After: 1} at once, before its body is read,
-   *     so an overload never builds an unbounded queue of bodies
+   * {@code maxInFlight} reviews at once (one more is refused with 429 and {@code Retry-After: 1} at
+   * once, before its body is read), with the default review budget and no share per client.
    */
   public ConversionEndpoint(
       Vertx vertx,
@@ -66,21 +87,45 @@ public final class ConversionEndpoint {
       long maxBodyBytes,
       int maxInFlight,
       ReviewTracing tracing) {
-    if (maxInFlight < 1) {
-      throw new IllegalArgumentException("maxInFlight must be at least 1, got " + maxInFlight);
-    }
+    this(
+        vertx,
+        processor,
+        metrics,
+        ReviewLimits.of(
+            maxBodyBytes,
+            maxInFlight,
+            dev.versio.webhook.WebhookServerOptions.DEFAULT_REVIEW_BUDGET),
+        tracing);
+  }
+
+  public ConversionEndpoint(
+      Vertx vertx,
+      ReviewProcessor processor,
+      WebhookMetrics metrics,
+      ReviewLimits limits,
+      ReviewTracing tracing) {
     this.vertx = vertx;
     this.processor = processor;
     this.metrics = metrics;
-    this.maxBodyBytes = maxBodyBytes;
-    this.maxInFlight = maxInFlight;
+    this.maxBodyBytes = limits.maxBodyBytes();
+    this.limits = limits.inFlight();
+    this.bodyTimeout = limits.bodyTimeout();
     this.tracing = tracing;
-    metrics.reviewsInFlight(inFlight::get);
+    this.reviewBudget = limits.reviewBudget();
+    this.workers =
+        vertx.createSharedWorkerExecutor(
+            "versio-reviews", WORKERS, reviewBudget.toNanos(), TimeUnit.NANOSECONDS);
+    metrics.reviewsInFlight(this.limits::inFlight);
   }
 
   /** Reviews held now. */
   public int inFlight() {
-    return inFlight.get();
+    return limits.inFlight();
+  }
+
+  /** Body bytes held now. */
+  public long bytesInFlight() {
+    return limits.bytesInFlight();
   }
 
   public void handle(HttpServerRequest req) {
@@ -92,6 +137,8 @@ public final class ConversionEndpoint {
       return;
     }
     var target = path.substring(PREFIX.length());
+    // metrics and spans name only targets this replica holds: a made-up path is "unknown"
+    var label = processor.holds(target) ? target : UNKNOWN_TARGET;
     if (req.method() != HttpMethod.POST) {
       req.response().putHeader("Allow", "POST");
       plain(req, 405, "method not allowed: use POST");
@@ -103,102 +150,146 @@ public final class ConversionEndpoint {
       plain(req, 415, "unsupported content type '" + contentType + "': send application/json");
       return;
     }
-    var length = req.getHeader("Content-Length");
-    if (length != null) {
-      try {
-        if (Long.parseLong(length) > maxBodyBytes) {
-          plain(
-              req,
-              413,
-              "request body of "
-                  + length
-                  + " bytes is over the limit of "
-                  + maxBodyBytes
-                  + " bytes");
-          return;
-        }
-      } catch (NumberFormatException e) {
-        plain(req, 400, "invalid Content-Length");
-        return;
-      }
-    }
-    if (inFlight.incrementAndGet() > maxInFlight) {
-      inFlight.decrementAndGet();
-      metrics.overloaded();
-      req.response().putHeader("Retry-After", "1");
-      plain(
-          req,
-          429,
-          "overloaded: this replica has "
-              + maxInFlight
-              + " reviews in flight (--max-in-flight); retry, or add replicas");
+    long declared;
+    try {
+      var length = req.getHeader("Content-Length");
+      declared = length == null ? 0 : Long.parseLong(length.strip());
+    } catch (NumberFormatException e) {
+      plain(req, 400, "invalid Content-Length");
       return;
     }
+    if (declared > maxBodyBytes) {
+      plain(
+          req,
+          413,
+          "request body of " + declared + " bytes is over the limit of " + maxBodyBytes + " bytes");
+      return;
+    }
+    var client = req.remoteAddress() == null ? "" : req.remoteAddress().hostAddress();
+    InFlightLimits.Slot slot;
+    switch (limits.admit(client)) {
+      case InFlightLimits.Admission.Refused(var reason) -> {
+        refuse(req, reason);
+        return;
+      }
+      case InFlightLimits.Admission.Admitted(var admitted) -> slot = admitted;
+    }
     // the slot is freed once, when the answer is written or the connection goes
-    var released = new java.util.concurrent.atomic.AtomicBoolean();
-    Runnable release =
-        () -> {
-          if (released.compareAndSet(false, true)) {
-            inFlight.decrementAndGet();
-          }
-        };
-    req.response().endHandler(v -> release.run());
-    req.response().closeHandler(v -> release.run());
+    req.response().endHandler(v -> slot.release());
+    req.response().closeHandler(v -> slot.release());
+    if (declared > 0 && !slot.charge(declared)) {
+      slot.release();
+      refuse(req, InFlightLimits.Refusal.BYTES);
+      return;
+    }
     long started = System.nanoTime();
-    var span = tracing.start(req, target);
+    var span = tracing.start(req, label);
     var body = Buffer.buffer();
-    var tooLarge = new boolean[1];
+    var refused = new boolean[1];
+    long bodyTimer =
+        vertx.setTimer(
+            bodyTimeout.toMillis(),
+            id -> {
+              refused[0] = true;
+              span.setAttribute(ReviewTracing.STATUS, 408L).end();
+              abort(
+                  req,
+                  408,
+                  "the request body did not arrive within "
+                      + bodyTimeout.toMillis()
+                      + " ms (--body-timeout)");
+            });
     req.handler(
         chunk -> {
-          if (tooLarge[0]) {
+          if (refused[0]) {
             return;
           }
           if (body.length() + chunk.length() > maxBodyBytes) {
-            tooLarge[0] = true;
+            refused[0] = true;
+            vertx.cancelTimer(bodyTimer);
             span.setAttribute(ReviewTracing.STATUS, 413L).end();
             plain(req, 413, "request body is over the limit of " + maxBodyBytes + " bytes");
+            return;
+          }
+          // a body without Content-Length (or longer than it said) is counted as it arrives
+          if (body.length() + chunk.length() > declared && !slot.charge(chunk.length())) {
+            refused[0] = true;
+            vertx.cancelTimer(bodyTimer);
+            span.setAttribute(ReviewTracing.STATUS, 429L).end();
+            refuse(req, InFlightLimits.Refusal.BYTES);
             return;
           }
           body.appendBuffer(chunk);
         });
     req.exceptionHandler(
         e -> {
-          release.run();
+          vertx.cancelTimer(bodyTimer);
+          slot.release();
           span.setStatus(StatusCode.ERROR, "request failed while reading: " + e).end();
-          LOG.debug("request to {} failed while reading: {}", target, e.toString());
+          LOG.debug("request to {} failed while reading: {}", label, e.toString());
         });
     req.endHandler(
         v -> {
-          if (tooLarge[0]) {
+          vertx.cancelTimer(bodyTimer);
+          if (refused[0]) {
             return;
           }
           var bytes = body.getBytes();
-          if (bytes.length <= INLINE_LIMIT) {
-            respond(req, target, process(target, bytes), started, span);
+          if (bytes.length <= INLINE_LIMIT && processor.proportional(target)) {
+            respond(req, label, process(target, bytes, ReviewProgress.unbounded()), started, span);
           } else {
-            vertx
-                .<ReviewOutcome>executeBlocking(() -> process(target, bytes), false)
-                .onComplete(
-                    ar ->
-                        respond(
-                            req,
-                            target,
-                            ar.succeeded()
-                                ? ar.result()
-                                : processor.internalFailure(target, bytes, ar.cause()),
-                            started,
-                            span));
+            processOnWorker(req, target, label, bytes, started, span);
           }
         });
+  }
+
+  /**
+   * Processes a review on a worker; if it has not finished when its budget runs out, it is answered
+   * with a Failure naming the budget and asked to stop before its next object.
+   */
+  private void processOnWorker(
+      HttpServerRequest req, String target, String label, byte[] bytes, long started, Span span) {
+    var progress = new ReviewProgress();
+    var answered = new AtomicBoolean(); // the timer and the worker's result race for the answer
+    long timer =
+        vertx.setTimer(
+            Math.max(1, reviewBudget.toMillis()),
+            id -> {
+              if (answered.compareAndSet(false, true)) {
+                progress.stop();
+                respond(
+                    req,
+                    label,
+                    processor.overBudget(target, progress, reviewBudget),
+                    started,
+                    span);
+              }
+            });
+    workers
+        .<ReviewOutcome>executeBlocking(() -> process(target, bytes, progress), false)
+        .onComplete(
+            ar -> {
+              vertx.cancelTimer(timer);
+              if (answered.compareAndSet(false, true)) {
+                respond(
+                    req,
+                    label,
+                    ar.succeeded()
+                        ? ar.result()
+                        : processor.internalFailure(target, bytes, ar.cause()),
+                    started,
+                    span);
+              }
+            });
   }
 
   /**
    * Processes a review; whatever breaks inside (a bug) becomes a Failure review, never a bare 500
    * or an unanswered request. Only a JVM in trouble (out of memory) is left to the JVM.
    */
-  private ReviewOutcome process(String target, byte[] bytes) {
+  private ReviewOutcome process(String target, byte[] bytes, ReviewProgress progress) {
     try {
-      return processor.process(target, bytes);
+      return processor.process(target, bytes, progress);
     } catch (VirtualMachineError e) {
       if (!(e instanceof StackOverflowError)) {
         throw e;
@@ -209,6 +300,7 @@ public final class ConversionEndpoint {
     }
   }
 
+  /** Answers {@code outcome}; {@code target} is the metric label (a held target or unknown). */
   private void respond(
       HttpServerRequest req, String target, ReviewOutcome outcome, long started, Span span) {
     tracing.end(span, outcome);
@@ -242,6 +334,55 @@ public final class ConversionEndpoint {
         .setStatusCode(outcome.httpStatus())
         .putHeader("Content-Type", "application/json")
         .end(Buffer.buffer(processor.write(outcome.body())));
+  }
+
+  /**
+   * Answers a request refused by a limit: 429 with {@code Retry-After: 1}, counted. The connection
+   * stays open (what the client still sends is discarded), so a client sees the answer, not a
+   * broken pipe.
+   */
+  private void refuse(HttpServerRequest req, InFlightLimits.Refusal reason) {
+    metrics.overloaded();
+    req.response().putHeader("Retry-After", "1");
+    plain(req, 429, refusal(reason));
+  }
+
+  private String refusal(InFlightLimits.Refusal reason) {
+    return switch (reason) {
+      case TOTAL ->
+          "overloaded: this replica has "
+              + limits.total()
+              + " reviews in flight (--max-in-flight); retry, or add replicas";
+      case CLIENT ->
+          "overloaded: this client has "
+              + limits.perClient()
+              + " reviews in flight, its share (--max-in-flight-per-client); retry";
+      case BYTES ->
+          "overloaded: the bodies in flight hold this replica's budget of "
+              + limits.bytes()
+              + " bytes (--max-bytes-in-flight); retry, or add replicas";
+    };
+  }
+
+  /**
+   * Answers a request whose body stopped arriving, and stops waiting for it: HTTP/1.1 closes the
+   * connection once the answer is written, HTTP/2 resets only the stream, with NO_ERROR (RFC 9113
+   * §8.1: a complete answer, and the client may stop sending).
+   */
+  private static void abort(HttpServerRequest req, int status, String text) {
+    if (req.response().ended()) {
+      return;
+    }
+    var written =
+        req.response()
+            .setStatusCode(status)
+            .putHeader("Content-Type", "text/plain; charset=utf-8")
+            .end(text + "\n");
+    if (req.version() == HttpVersion.HTTP_2) {
+      written.onComplete(v -> req.response().reset(NO_ERROR));
+    } else {
+      written.onComplete(v -> req.connection().close());
+    }
   }
 
   static void plain(HttpServerRequest req, int status, String text) {

@@ -141,9 +141,12 @@ public final class WebhookMetrics {
 
   /** Reports the reviews in flight now (read, converted or written) as a gauge. */
   public void reviewsInFlight(java.util.function.IntSupplier inFlight) {
+    // held strongly: a gauge keeps only a weak reference to its object by default, and the
+    // supplier is a lambda nothing else holds, so it read NaN after the next collection
     io.micrometer.core.instrument.Gauge.builder(
             "versio.webhook.reviews.in.flight", inFlight, s -> s.getAsInt())
         .description("Reviews between their arrival and the end of their answer")
+        .strongReference(true)
         .register(registry);
   }
 

@@ -9,6 +9,7 @@ import dev.versio.engine.json.EngineJson;
 import dev.versio.engine.route.Router;
 import dev.versio.engine.runtime.ConversionException;
 import dev.versio.webhook.registry.Registry;
+import dev.versio.webhook.registry.RegistryEntry;
 import java.io.IOException;
 import java.util.Set;
 
@@ -42,8 +43,37 @@ public final class ReviewProcessor {
     this.conversion = conversion;
   }
 
+  /**
+   * Whether reviewing {@code target} costs time in proportion to the review's size alone: its plan
+   * runs no script (CEL, JSON Patch), or there is no plan and the review fails at once. Only such a
+   * review, when small, may be processed on an event loop.
+   */
+  public boolean proportional(String target) {
+    return registry
+        .get(target)
+        .flatMap(RegistryEntry::router)
+        .map(router -> !router.runsScripts())
+        .orElse(true);
+  }
+
+  /**
+   * Whether this replica holds {@code target} (servable or not): only such a name may label a
+   * metric or name a span, since anyone who reaches the port can make up a path.
+   */
+  public boolean holds(String target) {
+    return registry.get(target).isPresent();
+  }
+
   /** Processes the raw request body of {@code POST /convert/{target}}. */
   public ReviewOutcome process(String target, byte[] body) {
+    return process(target, body, ReviewProgress.unbounded());
+  }
+
+  /**
+   * Processes the raw request body of {@code POST /convert/{target}}, recording its progress and
+   * stopping before the next object once {@link ReviewProgress#stop()} was called.
+   */
+  public ReviewOutcome process(String target, byte[] body, ReviewProgress progress) {
     JsonNode review;
     try {
       review = json.readTree(body);
@@ -74,6 +104,7 @@ public final class ReviewProcessor {
       return badRequest("request.desiredAPIVersion and request.objects are required", uid);
     }
     var objects = request.get("objects");
+    progress.started(apiVersion, uid, objects.size());
     var to = versionOf(desired);
     var entry = registry.get(target).filter(e -> e.servable());
     if (entry.isEmpty()) {
@@ -102,6 +133,9 @@ public final class ReviewProcessor {
     var desiredGroup = groupOf(desired);
     var desiredNode = TextNode.valueOf(desired);
     for (var object : objects) {
+      if (progress.stopRequested()) {
+        return overBudget(target, progress, null); // already answered: this result is not sent
+      }
       if (!object.isObject()) {
         return failure(
             apiVersion,
@@ -145,6 +179,7 @@ public final class ReviewProcessor {
                   : EngineJson.nodes().objectNode());
         }
         converted.add(out);
+        progress.converted(converted.size());
       } catch (ConversionException e) {
         return failure(
             apiVersion,
@@ -193,6 +228,35 @@ public final class ReviewProcessor {
         to,
         objects.size(),
         null);
+  }
+
+  /**
+   * The Failure review for a review that did not finish within {@code budget}: it names the budget
+   * and how far the conversion got.
+   */
+  public ReviewOutcome overBudget(
+      String target, ReviewProgress progress, java.time.Duration budget) {
+    var message =
+        "the review of "
+            + progress.objects()
+            + " object(s) for "
+            + target
+            + " did not finish within its budget"
+            + (budget == null ? "" : " of " + budget.toMillis() + " ms (--review-timeout)")
+            + " ("
+            + progress.converted()
+            + " converted); split the request (smaller list pages) or raise the budget";
+    var uid = progress.uid();
+    return new ReviewOutcome(
+        200,
+        envelope(progress.apiVersion(), failureResponse(uid, message)),
+        null,
+        ReviewResult.OVER_BUDGET,
+        uid.isEmpty() ? null : uid,
+        null,
+        null,
+        progress.objects(),
+        message);
   }
 
   /** Serializes a review response. */

@@ -12,7 +12,9 @@ public enum ReviewResult {
   /** This replica holds no servable plan for the target. */
   NOT_REGISTERED,
   /** An unexpected error inside Versio (a bug); the review fails closed. */
-  INTERNAL_ERROR;
+  INTERNAL_ERROR,
+  /** The review did not finish within its wall-clock budget; the apiserver got a Failure. */
+  OVER_BUDGET;
 
   public String label() {
     return name().toLowerCase(Locale.ROOT);

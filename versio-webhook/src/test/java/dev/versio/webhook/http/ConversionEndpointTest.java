@@ -317,10 +317,35 @@ class ConversionEndpointTest {
     assertThat(ok.getAttributes().get(ReviewTracing.RESULT)).isEqualTo("success");
     assertThat(ok.getStatus().getStatusCode()).isEqualTo(StatusCode.UNSET);
     var failed = finished.get(1);
-    assertThat(failed.getName()).isEqualTo("convert gadgets.example.com");
+    assertThat(failed.getName())
+        .as("a target this replica does not hold is not a span name")
+        .isEqualTo("convert unknown");
     assertThat(failed.getAttributes().get(ReviewTracing.RESULT)).isEqualTo("not_registered");
     assertThat(failed.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
     assertThat(failed.getStatus().getDescription()).contains("no conversion plan");
+  }
+
+  @Test
+  void madeUpPathsAddNoMetricSeriesAndNoSpanNames() throws Exception {
+    post(uri, "application/json", review("known"));
+    post(uri.resolve("/convert/junk-0"), "application/json", review("j"));
+    long before = metrics.scrape().lines().filter(l -> l.startsWith("versio_webhook_")).count();
+    for (int i = 1; i <= 300; i++) {
+      post(uri.resolve("/convert/junk-" + i), "application/json", review("j-" + i));
+    }
+
+    var scrape = metrics.scrape();
+    assertThat(scrape.lines().filter(l -> l.startsWith("versio_webhook_")).count())
+        .as("300 made-up targets add no series")
+        .isEqualTo(before);
+    assertThat(scrape)
+        .doesNotContain("junk-")
+        .contains("target=\"widgets.example.com\"")
+        .contains(
+            "versio_webhook_conversion_review_requests_total{result=\"not_registered\",target=\"unknown\"} 301.0");
+    assertThat(spans.getFinishedSpanItems())
+        .extracting(s -> s.getName())
+        .containsOnly("convert widgets.example.com", "convert unknown");
   }
 
   @Test
