@@ -1,9 +1,12 @@
 package dev.versio.operator.admission;
 
+import dev.versio.api.http.InFlightLimits;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
+import java.time.Duration;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -11,7 +14,11 @@ import org.slf4j.LoggerFactory;
 /**
  * HTTP transport of the admission webhook: path, method, content type and size checks, then the
  * {@link AdmissionProcessor} on a worker thread (it reads from the apiserver, which must never
- * block the event loop). It only moves bytes.
+ * block the event loop). It only moves bytes. Requests in flight are bounded in number, per client
+ * and in body bytes ({@link InFlightLimits}; beyond them 429 at once), and a body must arrive
+ * within {@link #BODY_TIMEOUT} (then 408 and the connection or stream is closed): with {@code
+ * failurePolicy: Fail}, a replica whose heap filled with slow requests would block every write of a
+ * config.
  */
 public final class AdmissionEndpoint {
   /**
@@ -19,16 +26,55 @@ public final class AdmissionEndpoint {
    */
   public static final long MAX_BODY_BYTES = 3L * 1024 * 1024;
 
+  /**
+   * 64 requests at once, 32 of one client: the apiserver sends one review per config write, each
+   * answered in milliseconds.
+   */
+  public static final int MAX_IN_FLIGHT = 64;
+
+  /** How long a request may take to send its body (the apiserver sends it at once). */
+  public static final Duration BODY_TIMEOUT = Duration.ofSeconds(10);
+
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionEndpoint.class);
 
   private final Vertx vertx;
   private final AdmissionProcessor processor;
   private final long maxBodyBytes;
+  private final InFlightLimits limits;
+  private final Duration bodyTimeout;
 
+  /**
+   * With the default limits: {@link #MAX_IN_FLIGHT}, half of it per client, body bytes of a twelfth
+   * of the heap (at least one body) and {@link #BODY_TIMEOUT}.
+   */
   public AdmissionEndpoint(Vertx vertx, AdmissionProcessor processor, long maxBodyBytes) {
+    this(
+        vertx,
+        processor,
+        maxBodyBytes,
+        new InFlightLimits(
+            MAX_IN_FLIGHT,
+            MAX_IN_FLIGHT / 2,
+            Math.max(maxBodyBytes, Runtime.getRuntime().maxMemory() / 12)),
+        BODY_TIMEOUT);
+  }
+
+  public AdmissionEndpoint(
+      Vertx vertx,
+      AdmissionProcessor processor,
+      long maxBodyBytes,
+      InFlightLimits limits,
+      Duration bodyTimeout) {
     this.vertx = vertx;
     this.processor = processor;
     this.maxBodyBytes = maxBodyBytes;
+    this.limits = limits;
+    this.bodyTimeout = bodyTimeout;
+  }
+
+  /** Requests held now. */
+  public int inFlight() {
+    return limits.inFlight();
   }
 
   public void handle(HttpServerRequest req) {
@@ -49,19 +95,46 @@ public final class AdmissionEndpoint {
       return;
     }
     var length = req.getHeader("Content-Length");
+    long declared = 0;
     if (length != null) {
       try {
-        if (Long.parseLong(length.strip()) > maxBodyBytes) {
-          tooLarge(req);
-          return;
-        }
+        declared = Long.parseLong(length.strip());
       } catch (NumberFormatException e) {
         plain(req, 400, "invalid Content-Length '" + length + "'");
         return;
       }
+      if (declared > maxBodyBytes) {
+        tooLarge(req);
+        return;
+      }
     }
+    var client = req.remoteAddress() == null ? "" : req.remoteAddress().hostAddress();
+    InFlightLimits.Slot slot;
+    switch (limits.admit(client)) {
+      case InFlightLimits.Admission.Refused(var reason) -> {
+        overloaded(req, reason);
+        return;
+      }
+      case InFlightLimits.Admission.Admitted(var admitted) -> slot = admitted;
+    }
+    req.response().endHandler(v -> slot.release());
+    req.response().closeHandler(v -> slot.release());
+    if (declared > 0 && !slot.charge(declared)) {
+      slot.release();
+      overloaded(req, InFlightLimits.Refusal.BYTES);
+      return;
+    }
+    long expected = declared;
     var body = Buffer.buffer();
     var refused = new boolean[1];
+    long bodyTimer =
+        vertx.setTimer(
+            bodyTimeout.toMillis(),
+            id -> {
+              refused[0] = true;
+              abort(
+                  req, "the request body did not arrive within " + bodyTimeout.toMillis() + " ms");
+            });
     req.handler(
         chunk -> {
           if (refused[0]) {
@@ -69,14 +142,27 @@ public final class AdmissionEndpoint {
           }
           if (body.length() + chunk.length() > maxBodyBytes) {
             refused[0] = true;
+            vertx.cancelTimer(bodyTimer);
             tooLarge(req);
+            return;
+          }
+          if (body.length() + chunk.length() > expected && !slot.charge(chunk.length())) {
+            refused[0] = true;
+            vertx.cancelTimer(bodyTimer);
+            overloaded(req, InFlightLimits.Refusal.BYTES);
             return;
           }
           body.appendBuffer(chunk);
         });
-    req.exceptionHandler(e -> LOG.debug("admission request to {} failed: {}", path, e.toString()));
+    req.exceptionHandler(
+        e -> {
+          vertx.cancelTimer(bodyTimer);
+          slot.release();
+          LOG.debug("admission request to {} failed: {}", path, e.toString());
+        });
     req.endHandler(
         v -> {
+          vertx.cancelTimer(bodyTimer);
           if (refused[0]) {
             return;
           }
@@ -100,6 +186,39 @@ public final class AdmissionEndpoint {
                         .end(Buffer.buffer(outcome.body()));
                   });
         });
+  }
+
+  private void overloaded(HttpServerRequest req, InFlightLimits.Refusal reason) {
+    req.response().putHeader("Retry-After", "1");
+    plain(
+        req,
+        429,
+        switch (reason) {
+          case TOTAL -> "overloaded: " + limits.total() + " admission reviews in flight; retry";
+          case CLIENT ->
+              "overloaded: this client has "
+                  + limits.perClient()
+                  + " admission reviews in flight; retry";
+          case BYTES ->
+              "overloaded: the request bodies in flight hold " + limits.bytes() + " bytes; retry";
+        });
+  }
+
+  /** 408 for a body that stopped arriving; the connection (HTTP/1.1) or stream (HTTP/2) ends. */
+  private static void abort(HttpServerRequest req, String text) {
+    if (req.response().ended()) {
+      return;
+    }
+    var written =
+        req.response()
+            .setStatusCode(408)
+            .putHeader("Content-Type", "text/plain; charset=utf-8")
+            .end(text + "\n");
+    if (req.version() == HttpVersion.HTTP_2) {
+      written.onComplete(v -> req.response().reset(0)); // NO_ERROR: the answer is complete
+    } else {
+      written.onComplete(v -> req.connection().close());
+    }
   }
 
   private void tooLarge(HttpServerRequest req) {

@@ -124,6 +124,12 @@ public final class AdmissionServer implements AutoCloseable {
             .setSsl(true)
             .setUseAlpn(true)
             .setAlpnVersions(List.of(HttpVersion.HTTP_2, HttpVersion.HTTP_1_1))
+            // idle connections closed after 120 s (the apiserver closes its own after 90 s), at
+            // most 16 streams per HTTP/2 connection: see AdmissionEndpoint for the other limits
+            .setIdleTimeout(120)
+            .setIdleTimeoutUnit(TimeUnit.SECONDS)
+            .setInitialSettings(
+                new HttpServerOptions().getInitialSettings().setMaxConcurrentStreams(16))
             .setKeyCertOptions(keyCert(material))
             // Versio's TLS policy: TLS 1.2+, ECDHE with AEAD ciphers only
             .setEnabledSecureTransportProtocols(new LinkedHashSet<>(TlsPolicy.PROTOCOLS));

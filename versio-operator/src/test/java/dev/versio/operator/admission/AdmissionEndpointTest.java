@@ -1,13 +1,21 @@
 package dev.versio.operator.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import dev.versio.api.http.InFlightLimits;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,10 +28,15 @@ class AdmissionEndpointTest {
   private final HttpClient http = HttpClient.newHttpClient();
   private HttpServer server;
 
+  private AdmissionEndpoint endpoint;
+  private final List<Socket> held = new ArrayList<>();
+
   @BeforeEach
   void listen() throws Exception {
     var processor = new AdmissionProcessor(new ConfigValidator(true, true), FakeCluster::new);
-    var endpoint = new AdmissionEndpoint(vertx, processor, 1024);
+    endpoint =
+        new AdmissionEndpoint(
+            vertx, processor, 1024, new InFlightLimits(4, 2, 4096), Duration.ofMillis(500));
     server =
         vertx
             .createHttpServer()
@@ -36,6 +49,9 @@ class AdmissionEndpointTest {
 
   @AfterEach
   void close() throws Exception {
+    for (var socket : held) {
+      socket.close();
+    }
     vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
 
@@ -105,6 +121,44 @@ class AdmissionEndpointTest {
                 .POST(HttpRequest.BodyPublishers.ofString("a: b")));
 
     assertThat(response.statusCode()).isEqualTo(415);
+  }
+
+  /** Headers and the first bytes of a body from {@code address}, the rest never sent. */
+  private Socket holdOne(String address) throws Exception {
+    var socket = new Socket();
+    socket.bind(new InetSocketAddress(address, 0));
+    socket.connect(new InetSocketAddress("127.0.0.1", server.actualPort()), 5_000);
+    socket.setSoTimeout(10_000);
+    socket
+        .getOutputStream()
+        .write(
+            ("POST "
+                    + PATH
+                    + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: 500\r\n\r\n{\"api")
+                .getBytes(StandardCharsets.US_ASCII));
+    socket.getOutputStream().flush();
+    held.add(socket);
+    return socket;
+  }
+
+  @Test
+  void slowClientsHoldAtMostTheirShareAndAStalledBodyGets408AndItsSlotBack() throws Exception {
+    var slow = holdOne("127.0.0.7");
+    holdOne("127.0.0.7");
+    await().atMost(Duration.ofSeconds(10)).until(() -> endpoint.inFlight() == 2);
+    var third = holdOne("127.0.0.7");
+    assertThat(new String(third.getInputStream().readNBytes(12), StandardCharsets.US_ASCII))
+        .as("beyond its share, refused at once")
+        .isEqualTo("HTTP/1.1 429");
+
+    assertThat(new String(slow.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+        .as("answered and closed when the body timeout runs out")
+        .startsWith("HTTP/1.1 408")
+        .contains("did not arrive within 500 ms");
+    await().atMost(Duration.ofSeconds(10)).until(() -> endpoint.inFlight() == 0);
+    assertThat(send(to(PATH).POST(HttpRequest.BodyPublishers.ofString("{"))).statusCode())
+        .isEqualTo(400);
   }
 
   @Test
