@@ -3,6 +3,7 @@
 #   hack/bench.sh CompileBenchmark -prof gc          # one benchmark with allocation figures
 #   hack/bench.sh -f 1 -wi 3 -i 5                    # everything, 1 fork, 3 warm-ups, 5 iterations
 #   hack/bench.sh --retained-heap 200 1000           # live heap per compiled leaf
+#   hack/bench.sh --review-memory 2000               # heap one review holds per byte of its body
 #   hack/bench.sh --review-load 500 20 1 0 2 32      # webhook load: rate s objects padKiB http max-in-flight [timeoutMs]
 #   hack/bench.sh --medians run1.json run2.json run3.json  # JMH runs (-rf json) folded into medians with their range
 #   hack/bench.sh --scale-check now.json [before.json] [--threshold 1.5] [--noise-floor-ms 5]
@@ -57,6 +58,10 @@ fi
 if [ "${1:-}" = "--shard-movement" ]; then
   shift
   exec "${java[@]}" -cp "$cp" dev.versio.bench.coordination.ShardMovement "$@"
+fi
+if [ "${1:-}" = "--review-memory" ]; then
+  shift
+  exec "${java[@]}" "-Xmx${heap:-2g}" -Dversio.examples="$root/examples" -cp "$cp" dev.versio.bench.webhook.ReviewMemory "$@"
 fi
 if [ "${1:-}" = "--retained-heap" ]; then
   shift

@@ -75,10 +75,11 @@ final class WebhookServerCommand implements Callable<Integer> {
   @Option(
       paramLabel = "BYTES",
       names = "--max-body-bytes",
-      defaultValue = "67108864",
       description =
-          "Largest accepted request body; larger ones get 413 (default: ${DEFAULT-VALUE}).")
-  long maxBodyBytes;
+          "Largest accepted request body; larger ones get 413 (default: a 32nd of the largest"
+              + " heap, which handling a review of that size may fill; at least 1 MiB, at most 64"
+              + " MiB).")
+  Long maxBodyBytes;
 
   @Option(
       paramLabel = "N",
@@ -102,7 +103,7 @@ final class WebhookServerCommand implements Callable<Integer> {
       names = "--max-bytes-in-flight",
       description =
           "Request body bytes all reviews together may hold at once; a review beyond it gets 429"
-              + " (default: a twelfth of the largest heap, at least --max-body-bytes).")
+              + " (default: a 32nd of the largest heap, at least --max-body-bytes).")
   Long maxBytesInFlight;
 
   @Option(
@@ -238,6 +239,8 @@ final class WebhookServerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    long maxBodyBytes =
+        this.maxBodyBytes == null ? WebhookServerOptions.defaultMaxBodyBytes() : this.maxBodyBytes;
     var options =
         new WebhookServerOptions(
             serverName,

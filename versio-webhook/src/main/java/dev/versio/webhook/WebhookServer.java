@@ -173,7 +173,11 @@ public final class WebhookServer implements AutoCloseable {
     long listenerStarted = System.nanoTime();
     var endpoint =
         new ConversionEndpoint(
-            vertx, new ReviewProcessor(registry), metrics, options.reviewLimits(), tracing);
+            vertx,
+            new ReviewProcessor(registry, options.maxBodyBytes()),
+            metrics,
+            options.reviewLimits(),
+            tracing);
     var httpsOptions =
         ServingTls.apply(
             new HttpServerOptions()

@@ -53,11 +53,28 @@ public record WebhookServerOptions(
     Duration bodyTimeout) {
 
   /**
-   * 64 MiB: a list of 10,000 typical objects (3–6 KiB each as JSON) is 30–60 MiB; the apiserver
-   * itself caps request bodies at 3 MiB per object and lists are paged, so this bounds memory per
-   * request while never refusing a legitimate review.
+   * 64 MiB, the most the body limit defaults to: a list of 10,000 typical objects (3–6 KiB each as
+   * JSON) is 30–60 MiB, and the apiserver caps request bodies at 3 MiB per object.
    */
   public static final long DEFAULT_MAX_BODY_BYTES = 64L * 1024 * 1024;
+
+  /**
+   * How many bytes of heap handling a review may hold per byte of its body: measured 16 for objects
+   * as the apiserver sends them and 27 for a body dense with short strings (its parsed tree, the
+   * converted review and the answer alive at once; {@code hack/bench.sh --review-memory}), rounded
+   * up.
+   */
+  static final int HEAP_PER_BODY_BYTE = 32;
+
+  /**
+   * The body limit by default: what the heap can hold while one review is handled (a {@value
+   * #HEAP_PER_BODY_BYTE}th of the largest heap), at least 1 MiB and at most {@link
+   * #DEFAULT_MAX_BODY_BYTES}.
+   */
+  public static long defaultMaxBodyBytes() {
+    return Math.clamp(
+        Runtime.getRuntime().maxMemory() / HEAP_PER_BODY_BYTE, 1L << 20, DEFAULT_MAX_BODY_BYTES);
+  }
 
   /**
    * 256 reviews at once: far above what a replica answers in a millisecond (a few), so only an
@@ -131,13 +148,11 @@ public record WebhookServerOptions(
   }
 
   /**
-   * The byte budget of request bodies in flight: a twelfth of the largest heap, and at least the
-   * largest body. Handling a review holds several times its body (the parsed tree, the converted
-   * tree and the answer: see docs/webhook-server.md), so bodies of a twelfth of the heap stay well
-   * inside it.
+   * The byte budget of request bodies in flight: a {@value #HEAP_PER_BODY_BYTE}th of the largest
+   * heap (handling a review holds up to that many times its body), and at least the largest body.
    */
   public static long defaultBytesInFlight(long maxBodyBytes) {
-    return Math.max(maxBodyBytes, Runtime.getRuntime().maxMemory() / 12);
+    return Math.max(maxBodyBytes, Runtime.getRuntime().maxMemory() / HEAP_PER_BODY_BYTE);
   }
 
   /** These limits as the conversion endpoint takes them. */

@@ -146,7 +146,7 @@ final class Probes {
   }
 
   private static void integers(List<JsonNode> out) {
-    INTEGERS.forEach(i -> out.add(NODES.numberNode(i)));
+    INTEGERS.forEach(i -> out.add(EngineJson.integerNode(i)));
   }
 
   private void arrays(SchemaNode node, int depth, List<JsonNode> out) {

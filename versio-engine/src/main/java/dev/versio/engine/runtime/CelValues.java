@@ -5,7 +5,6 @@ import com.google.common.primitives.UnsignedLong;
 import dev.cel.common.values.NullValue;
 import dev.versio.engine.json.EngineJson;
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,9 +16,6 @@ import java.util.Map;
  * lossy and must be acknowledged.
  */
 final class CelValues {
-  private static final BigInteger LONG_MIN = BigInteger.valueOf(Long.MIN_VALUE);
-  private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
-
   private CelValues() {}
 
   static Object toCel(JsonNode node) {
@@ -40,10 +36,7 @@ final class CelValues {
       case BOOLEAN -> node.booleanValue();
       case NUMBER -> {
         if (node.isIntegralNumber()) {
-          var big = node.bigIntegerValue();
-          yield big.compareTo(LONG_MIN) >= 0 && big.compareTo(LONG_MAX) <= 0
-              ? (Object) big.longValue()
-              : big.doubleValue();
+          yield node.canConvertToLong() ? (Object) node.longValue() : node.doubleValue();
         }
         yield node.doubleValue();
       }
@@ -60,9 +53,9 @@ final class CelValues {
 
       case String s -> nodes.textNode(s);
       case Boolean b -> nodes.booleanNode(b);
-      case Long l -> nodes.numberNode(BigInteger.valueOf(l));
-      case Integer i -> nodes.numberNode(BigInteger.valueOf(i));
-      case UnsignedLong u -> nodes.numberNode(u.bigIntegerValue());
+      case Long l -> EngineJson.integerNode(l);
+      case Integer i -> EngineJson.integerNode(i);
+      case UnsignedLong u -> EngineJson.integerNode(u.bigIntegerValue());
       case Double d -> {
         if (d.isNaN() || d.isInfinite()) {
           throw new OpFailure("the expression produced " + d + ", which JSON cannot hold");

@@ -31,10 +31,9 @@ public final class Coercion {
     return switch (kind) {
       case STRING -> EngineJson.nodes().textNode(text(value));
       case INTEGER ->
-          EngineJson.nodes()
-              .numberNode(
-                  NumberBounds.int64(
-                      integral(number(value), policy).toBigIntegerExact(), "an integer field"));
+          EngineJson.integerNode(
+              NumberBounds.int64(
+                  integral(number(value), policy).toBigIntegerExact(), "an integer field"));
       case NUMBER -> decimalNode(number(value));
       case BOOLEAN -> EngineJson.nodes().booleanNode(bool(value));
       default -> throw new OpFailure("cannot coerce to " + kind.wireName());
@@ -122,7 +121,7 @@ public final class Coercion {
   /** A JSON number for a decimal: integral values become integer nodes. */
   public static JsonNode decimalNode(BigDecimal n) {
     if (n.scale() <= 0) {
-      return EngineJson.nodes().numberNode(n.toBigIntegerExact());
+      return EngineJson.integerNode(n.toBigIntegerExact());
     }
     return EngineJson.nodes().numberNode(n);
   }

@@ -55,11 +55,10 @@ public sealed interface ValueOp extends Op {
           output,
           to,
           integerDestination
-              ? EngineJson.nodes()
-                  .numberNode(
-                      NumberBounds.int64(
-                          Coercion.integral(result, FractionalPolicy.ROUND).toBigIntegerExact(),
-                          "an integer field"))
+              ? EngineJson.integerNode(
+                  NumberBounds.int64(
+                      Coercion.integral(result, FractionalPolicy.ROUND).toBigIntegerExact(),
+                      "an integer field"))
               : Coercion.decimalNode(
                   result.stripTrailingZeros().scale() <= 0 ? result.stripTrailingZeros() : result));
     }
@@ -77,7 +76,7 @@ public sealed interface ValueOp extends Op {
         throw new OpFailure(
             "expected " + form.textName + " at " + from + ", found " + Coercion.kind(value));
       }
-      Tree.set(output, to, EngineJson.nodes().numberNode(form.parse(value.asText())));
+      Tree.set(output, to, EngineJson.integerNode(form.parse(value.asText())));
     }
   }
 

@@ -44,8 +44,8 @@ public final class AdmissionEndpoint {
   private final Duration bodyTimeout;
 
   /**
-   * With the default limits: {@link #MAX_IN_FLIGHT}, half of it per client, body bytes of a twelfth
-   * of the heap (at least one body) and {@link #BODY_TIMEOUT}.
+   * With the default limits: {@link #MAX_IN_FLIGHT}, half of it per client, body bytes of a 32nd of
+   * the heap (at least one body) and {@link #BODY_TIMEOUT}.
    */
   public AdmissionEndpoint(Vertx vertx, AdmissionProcessor processor, long maxBodyBytes) {
     this(
@@ -55,7 +55,7 @@ public final class AdmissionEndpoint {
         new InFlightLimits(
             MAX_IN_FLIGHT,
             MAX_IN_FLIGHT / 2,
-            Math.max(maxBodyBytes, Runtime.getRuntime().maxMemory() / 12)),
+            Math.max(maxBodyBytes, Runtime.getRuntime().maxMemory() / 32)),
         BODY_TIMEOUT);
   }
 

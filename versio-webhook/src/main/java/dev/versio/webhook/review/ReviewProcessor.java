@@ -1,8 +1,11 @@
 package dev.versio.webhook.review;
 
 import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.versio.engine.json.EngineJson;
@@ -23,7 +26,14 @@ public final class ReviewProcessor {
   private static final Set<String> REVIEW_VERSIONS =
       Set.of("apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1");
 
-  private final ObjectMapper json = EngineJson.newMapper();
+  /**
+   * JSON tokens per byte of body limit a review may hold: objects as the apiserver sends them hold
+   * one token per 10–20 bytes, a hostile body one per 2 ({@code [0,0,…]}), each token a node of
+   * 16–60 bytes.
+   */
+  private static final int BYTES_PER_TOKEN = 8;
+
+  private final ObjectMapper json;
   private final Registry registry;
   private final ObjectConversion conversion;
 
@@ -37,10 +47,33 @@ public final class ReviewProcessor {
     this(registry, Router::convert);
   }
 
+  /**
+   * With a review of at most {@code maxBodyBytes} in mind: a review of more than one JSON token per
+   * {@value #BYTES_PER_TOKEN} bytes of that limit is refused while it is parsed (400), so a body
+   * dense with tiny values cannot become a tree many times its size.
+   */
+  public ReviewProcessor(Registry registry, long maxBodyBytes) {
+    this(registry, Router::convert, maxBodyBytes);
+  }
+
   /** With another conversion step than the router's own (tests make it fail). */
   public ReviewProcessor(Registry registry, ObjectConversion conversion) {
+    this(registry, conversion, DEFAULT_MAX_BODY_BYTES);
+  }
+
+  private static final long DEFAULT_MAX_BODY_BYTES = 64L * 1024 * 1024;
+
+  private ReviewProcessor(Registry registry, ObjectConversion conversion, long maxBodyBytes) {
     this.registry = registry;
     this.conversion = conversion;
+    var factory =
+        JsonFactory.builder()
+            .streamReadConstraints(
+                StreamReadConstraints.builder()
+                    .maxTokenCount(Math.max(10_000, maxBodyBytes / BYTES_PER_TOKEN))
+                    .build())
+            .build();
+    this.json = EngineJson.configure(JsonMapper.builder(factory)).build();
   }
 
   /**

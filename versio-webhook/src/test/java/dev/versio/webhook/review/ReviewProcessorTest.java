@@ -116,6 +116,26 @@ class ReviewProcessorTest {
   }
 
   @Test
+  void aBodyDenseWithTinyValuesIsRefusedWhileItIsParsed() {
+    var small = new ReviewProcessor(registry, 64 * 1024); // at most 8,192 tokens
+    var dense =
+        "{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"request\":{\"uid\":\"u\","
+            + "\"desiredAPIVersion\":\"example.com/v2\",\"objects\":[{\"n\":["
+            + "0,".repeat(20_000)
+            + "0]}]}}";
+    var outcome = small.process("widgets.example.com", dense.getBytes(StandardCharsets.UTF_8));
+    assertThat(outcome.result()).isEqualTo(ReviewResult.BAD_REQUEST);
+    assertThat(outcome.httpStatus()).isEqualTo(400);
+    assertThat(outcome.failure()).contains("Token count").contains("exceeds");
+    assertThat(
+            small
+                .process("widgets.example.com", review("example.com/v2", V1_OBJECT, V1_OBJECT))
+                .result())
+        .as("an ordinary review of the same processor")
+        .isEqualTo(ReviewResult.SUCCESS);
+  }
+
+  @Test
   void anUnknownTargetIsAFailureReviewNeverAGuess() {
     var outcome = processor.process("gadgets.example.com", review("example.com/v2", V1_OBJECT));
     assertThat(outcome.httpStatus()).isEqualTo(200);
