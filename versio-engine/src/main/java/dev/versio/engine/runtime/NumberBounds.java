@@ -53,7 +53,11 @@ public final class NumberBounds {
     text(text, what);
     int e = Math.max(text.indexOf('e'), text.indexOf('E'));
     if (e >= 0) {
-      exponent(text.substring(e + 1), text, what);
+      var digits = text.substring(e + 1);
+      if (!digits.matches("[+-]?[0-9]+")) {
+        return null; // no exponent, so no number: "ghp_token", "1e", "1e+"
+      }
+      exponent(digits, text, what);
     }
     try {
       return decimal(new BigDecimal(text), text, what);

@@ -214,6 +214,7 @@ public final class ReviewProcessor {
         converted.add(out);
         progress.converted(converted.size());
       } catch (ConversionException e) {
+        var prefix = "converting " + from + " -> " + to + " (" + describe(object) + "): ";
         return failure(
             apiVersion,
             uid,
@@ -221,7 +222,8 @@ public final class ReviewProcessor {
             from,
             to,
             objects.size(),
-            "converting " + from + " -> " + to + " (" + describe(object) + "): " + e.getMessage());
+            prefix + e.getMessage(),
+            prefix + withoutValues(e, object));
       } catch (RuntimeException | StackOverflowError e) {
         var message =
             "internal error converting "
@@ -309,6 +311,22 @@ public final class ReviewProcessor {
       String to,
       int objects,
       String message) {
+    return failure(apiVersion, uid, result, from, to, objects, message, message);
+  }
+
+  /**
+   * A Failure review telling the apiserver {@code message}, while the outcome — which logs, spans
+   * and metrics see — holds {@code logged}, which quotes no value of the object.
+   */
+  private ReviewOutcome failure(
+      String apiVersion,
+      String uid,
+      ReviewResult result,
+      String from,
+      String to,
+      int objects,
+      String message,
+      String logged) {
     return new ReviewOutcome(
         200,
         envelope(apiVersion, failureResponse(uid, message)),
@@ -318,7 +336,25 @@ public final class ReviewProcessor {
         from,
         to,
         objects,
-        message);
+        logged);
+  }
+
+  /**
+   * Where a conversion failed and the JSON type and size of the value there, never the value: a
+   * token in a coerced field must not reach a log or a trace.
+   */
+  private static String withoutValues(ConversionException e, JsonNode object) {
+    if (e.location() == null) {
+      return e.getMessage(); // routing failures name versions only
+    }
+    var origin = e.origin();
+    var shape =
+        origin.parent() == null && origin.path() != null
+            ? " (the value there: " + ValueShape.of(origin.path(), object) + ")"
+            : "";
+    return e.location()
+        + shape
+        + "; the value is in the Failure review the apiserver got, not in this log";
   }
 
   /**

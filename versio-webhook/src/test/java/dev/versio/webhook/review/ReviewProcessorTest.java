@@ -28,14 +28,26 @@ class ReviewProcessorTest {
   }
 
   private static Router router() throws Exception {
+    return router(
+        "{\"replicas\":{\"type\":\"integer\"}}",
+        "{\"size\":{\"type\":\"integer\"}}",
+        "{\"strategy\":\"FieldRename\",\"fieldRename\":{\"hubPath\":\"spec.replicas\",\"spokePath\":\"spec.size\"}}");
+  }
+
+  /** A router for widgets whose hub and spoke {@code spec} have these properties and one rule. */
+  private static Router router(String hubSpec, String spokeSpec, String rule) throws Exception {
     var hub =
         SchemaNode.parse(
             JSON.readTree(
-                "{\"type\":\"object\",\"properties\":{\"spec\":{\"type\":\"object\",\"properties\":{\"replicas\":{\"type\":\"integer\"}}}}}"));
+                "{\"type\":\"object\",\"properties\":{\"spec\":{\"type\":\"object\",\"properties\":"
+                    + hubSpec
+                    + "}}}"));
     var spoke =
         SchemaNode.parse(
             JSON.readTree(
-                "{\"type\":\"object\",\"properties\":{\"spec\":{\"type\":\"object\",\"properties\":{\"size\":{\"type\":\"integer\"}}}}}"));
+                "{\"type\":\"object\",\"properties\":{\"spec\":{\"type\":\"object\",\"properties\":"
+                    + spokeSpec
+                    + "}}}"));
     var versions =
         List.of(
             new VersionSchema("v2", true, true, hub), new VersionSchema("v1", true, false, spoke));
@@ -53,7 +65,7 @@ class ReviewProcessorTest {
         };
     var spec =
         JSON.readTree(
-            "{\"hubVersion\":\"v2\",\"spokes\":[{\"version\":\"v1\",\"rules\":[{\"strategy\":\"FieldRename\",\"fieldRename\":{\"hubPath\":\"spec.replicas\",\"spokePath\":\"spec.size\"}}]}]}");
+            "{\"hubVersion\":\"v2\",\"spokes\":[{\"version\":\"v1\",\"rules\":[" + rule + "]}]}");
     var config = ((ConfigParser.Result.Parsed) new ConfigParser().parse(spec)).config();
     return new Router(
         ((CompileResult.Compiled) new Compiler().compile(config, source)).config(), "example.com");
@@ -146,6 +158,39 @@ class ReviewProcessorTest {
         .contains("no conversion plan registered for gadgets.example.com")
         .contains("check the status");
     assertThat(outcome.body().path("response").has("convertedObjects")).isFalse();
+  }
+
+  @Test
+  void aFailedConversionQuotesTheValueToTheApiserverButLogsAndTracesOnlyItsShape()
+      throws Exception {
+    registry.set(
+        "tokens.example.com",
+        router(
+            "{\"port\":{\"type\":\"integer\"}}",
+            "{\"port\":{\"type\":\"string\"}}",
+            "{\"strategy\":\"TypeCoerce\",\"typeCoerce\":{\"path\":\"spec.port\"},\"acknowledgeLossy\":true}"),
+        "crd/tokens",
+        "gen=1");
+    var secret = "ghp_s3cr3tT0kenThatMustNotBeLogged";
+    var object =
+        "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"t\"},"
+            + "\"spec\":{\"port\":\""
+            + secret
+            + "\"}}";
+
+    var outcome = processor.process("tokens.example.com", review("example.com/v2", object));
+
+    assertThat(outcome.result()).isEqualTo(ReviewResult.ERROR);
+    assertThat(outcome.body().path("response").path("result").path("message").asText())
+        .as("the apiserver is told the value, cut short")
+        .contains("rules[0] (TypeCoerce) at spec.port")
+        .contains("'ghp_s3cr3tT0kenThatMustN…' (34 characters) is not a number");
+    assertThat(outcome.failure())
+        .as("what logs and spans get")
+        .contains(
+            "converting v1 -> v2 (t): spoke v1, spoke->hub, rules[0] (TypeCoerce) at spec.port")
+        .contains("a string of 34 characters")
+        .doesNotContain("ghp_");
   }
 
   @Test
