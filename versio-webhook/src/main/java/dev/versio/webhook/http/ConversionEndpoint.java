@@ -330,10 +330,23 @@ public final class ConversionEndpoint {
       plain(req, outcome.httpStatus(), outcome.text());
       return;
     }
+    byte[] answer;
+    try {
+      answer = processor.write(outcome.body());
+    } catch (RuntimeException e) {
+      // e.g. a converted object nested deeper than the writer allows: still an answer
+      metrics.unexpected("write");
+      LOG.error(
+          "the answer to the review for {} (request {}) could not be written",
+          target,
+          outcome.uid(),
+          e);
+      answer = processor.write(processor.unwritable(outcome, e).body());
+    }
     req.response()
         .setStatusCode(outcome.httpStatus())
         .putHeader("Content-Type", "application/json")
-        .end(Buffer.buffer(processor.write(outcome.body())));
+        .end(Buffer.buffer(answer));
   }
 
   /**

@@ -294,6 +294,31 @@ public final class ReviewProcessor {
         message);
   }
 
+  /**
+   * The Failure review for an outcome whose answer could not be serialized (a bug, or a converted
+   * object nested deeper than the writer allows).
+   */
+  public ReviewOutcome unwritable(ReviewOutcome outcome, Throwable cause) {
+    var uid = outcome.uid() == null ? "" : outcome.uid();
+    var apiVersion = outcome.body().path("apiVersion").asText("apiextensions.k8s.io/v1");
+    var message =
+        "the converted review could not be written: "
+            + cause.getClass().getSimpleName()
+            + "; this is a Versio bug, see the webhook server log"
+            + (uid.isEmpty() ? "" : " for request " + uid);
+    return new ReviewOutcome(
+        200,
+        envelope(apiVersion, failureResponse(uid, message)),
+        null,
+        ReviewResult.INTERNAL_ERROR,
+        outcome.uid(),
+        outcome.from(),
+        outcome.to(),
+        outcome.objects(),
+        message,
+        cause);
+  }
+
   /** Serializes a review response. */
   public byte[] write(JsonNode body) {
     try {

@@ -197,6 +197,30 @@ class ConversionEndpointTest {
   }
 
   @Test
+  void anAnswerThatCannotBeWrittenIsStillAFailureReviewLoggedOnce() throws Exception {
+    conversion =
+        (r, o, f, t) -> {
+          var deep = JSON.createObjectNode();
+          var node = deep;
+          for (int i = 0; i < 2_000; i++) {
+            node = node.putObject("d"); // deeper than the writer's nesting limit
+          }
+          return deep;
+        };
+
+    var response = post(uri, "application/json", reviewOf("deep-1", "x"));
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    var review = JSON.readTree(response.body()).path("response");
+    assertThat(review.path("uid").asText()).isEqualTo("deep-1");
+    assertThat(review.path("result").path("status").asText()).isEqualTo("Failure");
+    assertThat(review.path("result").path("message").asText())
+        .contains("the converted review could not be written");
+    assertThat(metrics.scrape())
+        .contains("versio_webhook_unexpected_errors_total{where=\"write\"} 1.0");
+  }
+
+  @Test
   void whatBreaksOutsideTheConversionIsAFailureReviewNeverABare500() throws Exception {
     // a body over the inline limit is processed off the event loop; an Error there used to be a 500
     conversion =
