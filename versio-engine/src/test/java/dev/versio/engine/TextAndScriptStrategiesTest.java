@@ -3,9 +3,11 @@ package dev.versio.engine;
 import static dev.versio.engine.Fixtures.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.versio.engine.compile.Verdict;
 import dev.versio.engine.diagnostic.DiagnosticCode;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class TextAndScriptStrategiesTest {
@@ -195,6 +197,68 @@ class TextAndScriptStrategiesTest {
         spokeRules("- {strategy: FieldRename, fieldRename: {hubPath: spec.a, spokePath: spec.b}}");
     assertThat(router(target("a: {type: string}", "b: {type: string}"), rename).runsScripts())
         .isFalse();
+  }
+
+  private static final String MULTIPLY =
+      spokeRules(
+          """
+      - strategy: CEL
+        cel:
+          hubPaths: [spec.l]
+          spokePaths: [spec.n]
+          hubToSpoke: '{"spec.n": object.spec.l.map(x, object.spec.l).size()}'
+          spokeToHub: '{}'
+        acknowledgeLossy: true
+      """);
+
+  private static String list(int items) {
+    var big = new StringBuilder("spec: {l: [");
+    for (int i = 0; i < items; i++) {
+      big.append(i == 0 ? "" : ",").append(i % 10);
+    }
+    return big + "]}";
+  }
+
+  @Test
+  void aCelExpressionThatMultipliesItsInputIsStoppedByItsSizeLimitNotByTheHeap() {
+    var router =
+        router(target("l: {type: array, items: {type: integer}}", "n: {type: integer}"), MULTIPLY);
+    var tenKilobytes = object(list(5_000)); // 5,000 items: 25,000,000 as JSON once multiplied
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(10),
+        () ->
+            assertThatThrownBy(() -> router.convert(tenKilobytes, "v2", "v1"))
+                .hasMessageContaining("rules[0] (CEL)")
+                .hasMessageContaining(
+                    "exceeded its size limit of 2000000 elements and characters"));
+    assertThat(router.convert(object(list(100)), "v2", "v1").path("spec").path("n").asInt())
+        .as("the same expression over a small list")
+        .isEqualTo(100);
+  }
+
+  @Test
+  void aCelExpressionOverALargeObjectThatBuildsInProportionFits() {
+    var names =
+        router(
+            target(
+                "l: {type: array, items: {type: object, properties: {name: {type: string}}}}",
+                "n: {type: string}"),
+            spokeRules(
+                """
+        - strategy: CEL
+          cel:
+            hubPaths: [spec.l]
+            spokePaths: [spec.n]
+            hubToSpoke: '{"spec.n": object.spec.l.map(x, x.name).join(",")}'
+            spokeToHub: '{}'
+          acknowledgeLossy: true
+        """));
+    var big = new StringBuilder("spec: {l: [");
+    for (int i = 0; i < 9_000; i++) {
+      big.append(i == 0 ? "" : ",").append("{name: name-").append(i).append("}");
+    }
+    var joined = names.convert(object(big + "]}"), "v2", "v1").path("spec").path("n").asText();
+    assertThat(joined.split(",")).hasSize(9_000);
   }
 
   @Test

@@ -29,6 +29,13 @@ final class CelScripts {
    */
   static final long COST_LIMIT = 1_000_000;
 
+  /**
+   * Most elements and characters the values one evaluation builds may hold together, and its result
+   * as JSON: 2,000,000, a few times the largest object the apiserver stores (1.5 MiB), so a
+   * legitimate expression over a large object fits and one that multiplies it does not.
+   */
+  static final long SIZE_LIMIT = 2_000_000;
+
   private final CelCompiler compiler;
   private final CelRuntime runtime;
 

@@ -166,8 +166,18 @@ final class ScriptRules {
       return null;
     }
     return new Resolved(
-        new ScriptOp.Cel(r.hubToSpoke(), h2s.program(), r.spokePaths(), CelScripts.COST_LIMIT),
-        new ScriptOp.Cel(r.spokeToHub(), s2h.program(), r.hubPaths(), CelScripts.COST_LIMIT),
+        new ScriptOp.Cel(
+            r.hubToSpoke(),
+            h2s.program(),
+            r.spokePaths(),
+            CelScripts.COST_LIMIT,
+            CelScripts.SIZE_LIMIT),
+        new ScriptOp.Cel(
+            r.spokeToHub(),
+            s2h.program(),
+            r.hubPaths(),
+            CelScripts.COST_LIMIT,
+            CelScripts.SIZE_LIMIT),
         new Verdict(false, false),
         r.hubPaths().stream().map(s::hubName).toList(),
         r.spokePaths().stream().map(s::spokeName).toList());

@@ -45,7 +45,30 @@ final class CelValues {
     };
   }
 
+  /**
+   * {@code value} as JSON, refusing one of more than {@code limit} nodes and characters: a result
+   * that shares one list many times over would otherwise be copied out in full each time.
+   */
+  static JsonNode toJson(Object value, long limit) {
+    return toJson(value, new long[] {limit}, limit);
+  }
+
+  private static void charge(long[] remaining, long cost, long limit) {
+    remaining[0] -= cost;
+    if (remaining[0] < 0) {
+      throw new OpFailure(
+          "the expression's result exceeds its size limit of "
+              + limit
+              + " elements and characters as JSON");
+    }
+  }
+
   static JsonNode toJson(Object value) {
+    return toJson(value, Long.MAX_VALUE);
+  }
+
+  private static JsonNode toJson(Object value, long[] remaining, long limit) {
+    charge(remaining, value instanceof String s ? 1 + s.length() : 1, limit);
     var nodes = EngineJson.nodes();
     return switch (value) {
       case null -> nodes.nullNode();
@@ -64,12 +87,17 @@ final class CelValues {
       }
       case Map<?, ?> map -> {
         var object = nodes.objectNode();
-        map.forEach((k, v) -> object.set(String.valueOf(k), toJson(v)));
+        map.forEach(
+            (k, v) -> {
+              var key = String.valueOf(k);
+              charge(remaining, key.length(), limit);
+              object.set(key, toJson(v, remaining, limit));
+            });
         yield object;
       }
       case List<?> list -> {
         var array = nodes.arrayNode(list.size());
-        list.forEach(v -> array.add(toJson(v)));
+        list.forEach(v -> array.add(toJson(v, remaining, limit)));
         yield array;
       }
       default ->

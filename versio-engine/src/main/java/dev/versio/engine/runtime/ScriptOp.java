@@ -47,9 +47,15 @@ public sealed interface ScriptOp extends Op {
    * destination found in the resulting map (nested path first, then a flat dotted key).
    *
    * @param costLimit the most expression nodes one evaluation may visit
+   * @param sizeLimit the most elements and characters the values of one evaluation may hold
+   *     together ({@link CelBudget}); the result is held to it too when it becomes JSON
    */
   record Cel(
-      String expression, CelRuntime.Program program, List<FieldPath> destinations, long costLimit)
+      String expression,
+      CelRuntime.Program program,
+      List<FieldPath> destinations,
+      long costLimit,
+      long sizeLimit)
       implements ScriptOp {
     public Cel {
       destinations = List.copyOf(destinations);
@@ -58,27 +64,24 @@ public sealed interface ScriptOp extends Op {
     @Override
     public void apply(JsonNode input, ObjectNode output) {
       Object result;
-      var budget = new long[] {costLimit};
+      var budget = new CelBudget(costLimit, sizeLimit);
       try {
-        result =
-            program.trace(
-                Map.of("object", CelValues.toCel(input)),
-                (expr, value) -> {
-                  if (--budget[0] < 0) {
-                    throw new CostExceeded();
-                  }
-                });
-      } catch (CostExceeded e) {
-        throw new OpFailure(
-            "the expression exceeded its cost limit of " + costLimit + " evaluation steps");
+        result = program.trace(Map.of("object", CelValues.toCel(input)), budget);
+      } catch (CelBudget.Spent e) {
+        throw new OpFailure(budget.exceeded());
       } catch (CelEvaluationException e) {
-        throw new OpFailure(describe(e));
+        throw new OpFailure(
+            budget.exceeded() != null ? budget.exceeded() : describe(e.getMessage()));
+      }
+      if (budget.exceeded() != null) {
+        throw new OpFailure(budget.exceeded()); // spent, but an error value swallowed it
       }
       if (!(result instanceof Map<?, ?>)) {
         throw new OpFailure(
-            "the expression must produce a map of destination paths, produced " + result);
+            "the expression must produce a map of destination paths, produced a "
+                + (result == null ? "null" : result.getClass().getSimpleName()));
       }
-      var map = CelValues.toJson(result);
+      var map = CelValues.toJson(result, sizeLimit);
       for (var path : destinations) {
         var value = Tree.get(map, path);
         if (value == null) {
@@ -90,26 +93,17 @@ public sealed interface ScriptOp extends Op {
       }
     }
 
-    private String describe(CelEvaluationException e) {
-      var message = String.valueOf(e.getMessage());
-      if (e.getCause() instanceof CostExceeded || message.contains("Iteration budget exceeded")) {
-        return "the expression exceeded its cost limit ("
-            + costLimit
-            + " evaluation steps, 10000 iterations per loop)";
+    private String describe(String message) {
+      if (message != null && message.contains("Iteration budget exceeded")) {
+        return "the expression exceeded its cost limit (10000 loop iterations in one evaluation)";
       }
-      if (message.contains("is not present in map") || message.contains("no such key")) {
+      if (message != null
+          && (message.contains("is not present in map") || message.contains("no such key"))) {
         return "the expression failed: "
             + message
             + " (guard optional fields with has(object.spec.x))";
       }
       return "the expression failed: " + message;
-    }
-
-    /** Thrown from the evaluation listener when the budget is spent. */
-    static final class CostExceeded extends RuntimeException {
-      CostExceeded() {
-        super("cost limit exceeded", null, false, false);
-      }
     }
   }
 }

@@ -86,8 +86,9 @@ final class ScriptStrategies {
             "Expressions are type-checked at compile time, and every `object.a.b` they read must"
                 + " exist in the source schema. Integers arrive as CEL `int`, decimals as"
                 + " `double`. An evaluation may visit at most 1,000,000 expression nodes and"
-                + " 10,000 iterations per loop; an error fails the conversion, so guard optional"
-                + " fields with `has()`.")
+                + " 10,000 loop iterations in all, and the lists, maps and strings it builds may"
+                + " hold 2,000,000 elements and characters together (its result as JSON too); an"
+                + " error fails the conversion, so guard optional fields with `has()`.")
         .schemas("rgb: {type: integer}\n", "red: {type: integer}\ngreen: {type: integer}\n")
         .rule(
             """
