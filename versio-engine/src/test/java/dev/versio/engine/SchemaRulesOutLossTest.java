@@ -39,6 +39,19 @@ class SchemaRulesOutLossTest {
     assertThat(compiled(target, config).plans().get("v1").verdict()).isEqualTo(Verdict.LOSSLESS);
   }
 
+  @org.junit.jupiter.api.Test
+  void aPatternWhoseAutomatonWouldExplodeCompilesAtOnceAndProvesNothing() {
+    // 2^21 deterministic states: brics ran out of memory in admission, the operator and every
+    // replica; now the pattern admits every string, so the loss needs its acknowledgement
+    var target = target("port: {type: integer}", "port: {type: string, pattern: '^.*a.{20}$'}");
+    var errors =
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+            java.time.Duration.ofSeconds(10), () -> rejected(target, spokeRules(TYPE_COERCE)));
+    assertThat(errors)
+        .singleElement()
+        .satisfies(d -> assertThat(d.code()).isEqualTo(DiagnosticCode.LOSSY_NOT_ACKNOWLEDGED));
+  }
+
   @ParameterizedTest(name = "{0}")
   @CsvSource(
       delimiter = '#',

@@ -22,6 +22,9 @@ public final class TextLanguage {
 
   private static final String WORD = "a-zA-Z0-9_";
 
+  /** The longest minLength/maxLength the automaton counts out. */
+  private static final int MAX_COUNTED = 256;
+
   private TextLanguage() {}
 
   /** Every string {@code node} admits (over-approximated as described above). */
@@ -45,9 +48,11 @@ public final class TextLanguage {
               .union(
                   BasicAutomata.makeCharRange('\uD800', '\uDBFF')
                       .concatenate(BasicAutomata.makeCharRange('\uDC00', '\uDFFF')));
-      int min = (int) Math.min(bounds.minLength().orElse(0L), 1_000);
+      // lengths past MAX_COUNTED are not modelled (more strings admitted), which keeps the
+      // product with a pattern's automaton within MAX_COUNTED x BoundedAutomata.MAX_DFA_STATES
+      int min = (int) Math.min(bounds.minLength().orElse(0L), MAX_COUNTED);
       language =
-          bounds.maxLength().isPresent() && bounds.maxLength().get() <= 1_000
+          bounds.maxLength().isPresent() && bounds.maxLength().get() <= MAX_COUNTED
               ? codePoint.repeat(min, (int) (long) bounds.maxLength().get())
               : codePoint.repeat(min);
     }
@@ -57,11 +62,12 @@ public final class TextLanguage {
     return language;
   }
 
-  /** An ECMA-262 pattern as OpenAPI applies it (a match anywhere), over-approximated. */
+  /**
+   * An ECMA-262 pattern as OpenAPI applies it (a match anywhere), over-approximated; a pattern
+   * whose automaton would exceed {@link BoundedAutomata}'s budget admits any string.
+   */
   public static Automaton pattern(String ecma) {
-    return translate(ecma)
-        .map(r -> new RegExp(r, RegExp.NONE).toAutomaton())
-        .orElseGet(BasicAutomata::makeAnyString);
+    return translate(ecma).flatMap(BoundedAutomata::of).orElseGet(BasicAutomata::makeAnyString);
   }
 
   /**

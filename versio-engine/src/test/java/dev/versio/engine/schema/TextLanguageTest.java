@@ -51,6 +51,42 @@ class TextLanguageTest {
     assertThat(TextLanguage.pattern(pattern).run("anything at all")).isTrue();
   }
 
+  /**
+   * Each of these has a deterministic automaton far beyond the budget (2^21 states for the first;
+   * brics ran out of memory building it) or a nondeterministic one of millions of states: each
+   * admits every string at once instead. The time bound only guards against the old hang.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(
+      strings = {
+        "^.*a.{20}$",
+        "^(a|b)*a(a|b){40}$",
+        "^.{1000000}$",
+        "^((a{300}){300}){300}$",
+        "x{2147483647}"
+      })
+  void aPatternWhoseAutomatonWouldExceedTheBudgetAdmitsEveryStringAtOnce(String pattern) {
+    var automaton =
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+            java.time.Duration.ofSeconds(5), () -> TextLanguage.pattern(pattern));
+    assertThat(automaton.run("anything at all")).isTrue();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"^.*a.{6}$", "^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", "^[0-9]{1,3}$"})
+  void aPatternWithinTheBudgetIsStillExact(String pattern) {
+    var automaton = TextLanguage.pattern(pattern);
+    var java = Pattern.compile(pattern);
+    var random = new Random(7);
+    for (int i = 0; i < 2_000; i++) {
+      var text = randomText(random);
+      assertThat(automaton.run(text))
+          .as("%s on %s", pattern, text)
+          .isEqualTo(java.matcher(text).find());
+    }
+    assertThat(automaton.run("abcdefg")).isEqualTo(java.matcher("abcdefg").find());
+  }
+
   @ParameterizedTest(name = "{0} admits {1}: {2}")
   @CsvSource(
       delimiter = '|',
