@@ -57,6 +57,8 @@ public final class WebhookServer implements AutoCloseable {
   private final HttpServer ops;
   private volatile ConversionListeners conversion;
   private volatile boolean ready;
+  private final java.util.concurrent.atomic.AtomicBoolean closed =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private volatile String certificateFingerprint;
   private long reloadTimer = -1;
   private final ReviewTracing tracing;
@@ -323,6 +325,9 @@ public final class WebhookServer implements AutoCloseable {
   /** Stops accepting, lets in-flight reviews finish, and releases everything. */
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return; // closed already (the CLI closes after its graceful stop, then on leaving its try)
+    }
     ready = false;
     if (publisher != null) {
       publisher.close(); // first: the operator stops counting this replica before it stops serving

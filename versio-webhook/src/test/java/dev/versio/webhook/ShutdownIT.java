@@ -1,6 +1,7 @@
 package dev.versio.webhook;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.versio.testkit.ControlPlane;
 import dev.versio.testkit.KubeApiServerTest;
@@ -57,6 +58,11 @@ class ShutdownIT {
       var answer = http.send(review, HttpResponse.BodyHandlers.ofString());
       assertThat(answer.statusCode()).as("the conversion listener still answers").isEqualTo(200);
       assertThat(answer.body()).contains("\"uid\":\"u1\"");
+
+      server.close();
+      assertThatCode(server::close)
+          .as("closed again, as the CLI does when it leaves its try after the graceful stop")
+          .doesNotThrowAnyException();
     }
   }
 }

@@ -142,6 +142,21 @@ public final class ServerReplicas implements AutoCloseable {
     return replicas;
   }
 
+  /** Each replica's process id, in replica order. */
+  public List<Long> pids() {
+    return replicas.stream().map(r -> r.process().pid()).toList();
+  }
+
+  /** Each replica's log file, in replica order. */
+  public List<Path> logs() {
+    return replicas.stream().map(r -> r.process().log()).toList();
+  }
+
+  /** Each replica's own ops port, in replica order. */
+  public List<Integer> opsPorts() {
+    return replicas.stream().map(Replica::opsPort).toList();
+  }
+
   /** Each replica's own conversion port, in replica order (the balancer's is {@link #url()}). */
   public List<Integer> conversionPorts() {
     return replicas.stream().map(Replica::conversionPort).toList();

@@ -83,6 +83,14 @@ public final class ConversionListeners {
 
   /** Stops accepting and waits up to {@code grace} for requests in flight on every server. */
   public Future<Void> shutdown(Duration grace) {
-    return Future.join(servers.stream().map(s -> s.shutdown(grace)).toList()).mapEmpty();
+    return Future.join(servers.stream().map(s -> shutdown(s, grace)).toList()).mapEmpty();
+  }
+
+  private static Future<Void> shutdown(HttpServer server, Duration grace) {
+    try {
+      return server.shutdown(grace);
+    } catch (RuntimeException e) { // e.g. its event loop has stopped already
+      return Future.failedFuture(e);
+    }
   }
 }
