@@ -176,12 +176,13 @@ class HostileInputIT {
                   });
 
       var hostile = http2(ca.trustingContext());
+      long slowestHostile = 0;
       for (var value : List.of("1e600000000", "1e999999999", "9".repeat(1_000_000))) {
         long t0 = System.nanoTime();
         var answer = send(hostile, uri, review(value));
-        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0))
-            .as("a hostile number is answered at once")
-            .isLessThan(5_000);
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        slowestHostile = Math.max(slowestHostile, millis);
+        assertThat(millis).as("a hostile number is answered at once").isLessThan(5_000);
         assertThat(answer.statusCode()).isEqualTo(200);
         assertThat(answer.body())
             .contains("\"Failure\"")
@@ -231,6 +232,15 @@ class HostileInputIT {
           .as("p99 of legitimate reviews during the attack, ms")
           .isLessThan(USUAL_MILLIS);
       long heapAfter = heapAfterGc(replicas);
+      System.out.printf(
+          "hostile input: slowest hostile number answered in %d ms; %d legitimate reviews during"
+              + " the attack, p99 %d ms, max %d ms; heap after GC %.1f MiB before, %.1f MiB after%n",
+          slowestHostile,
+          sorted.size(),
+          p99,
+          sorted.getLast(),
+          heapBefore / 1048576.0,
+          heapAfter / 1048576.0);
       assertThat((double) heapAfter)
           .as("heap after the run (before: %d bytes)", heapBefore)
           .isLessThanOrEqualTo(heapBefore * 1.10);
@@ -240,8 +250,7 @@ class HostileInputIT {
           .doesNotContain(SECRET)
           .doesNotContain("1e600000000")
           .doesNotContain("9".repeat(40))
-          .contains("rules[0] (Quantity) at spec.memory")
-          .contains("a string of 26 characters");
+          .contains("spoke v1, spoke->hub, rules[0] (Quantity)");
       assertThat(replicas.exited()).isEmpty();
     }
   }

@@ -373,9 +373,13 @@ public final class ReviewProcessor {
       return e.getMessage(); // routing failures name versions only
     }
     var origin = e.origin();
+    // the rule's path is in the object as sent for most rules; where it is not (the other side's
+    // path, or inside forEach), no shape is given rather than a wrong one
     var shape =
         origin.parent() == null && origin.path() != null
-            ? " (the value there: " + ValueShape.of(origin.path(), object) + ")"
+            ? ValueShape.of(origin.path(), object)
+                .map(v -> " (the value there: " + v + ")")
+                .orElse("")
             : "";
     return e.location()
         + shape

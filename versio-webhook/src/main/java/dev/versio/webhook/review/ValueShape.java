@@ -2,24 +2,25 @@ package dev.versio.webhook.review;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.versio.engine.FieldPath;
+import java.util.Optional;
 
 /** The JSON type and size of a value, for logs that must not hold the value itself. */
 final class ValueShape {
   private ValueShape() {}
 
-  /** The shape of the value at {@code path} in {@code object}, e.g. "a string of 11 characters". */
-  static String of(FieldPath path, JsonNode object) {
+  /**
+   * The shape of the value at {@code path} in {@code object}, e.g. "a string of 11 characters", or
+   * empty when there is none.
+   */
+  static Optional<String> of(FieldPath path, JsonNode object) {
     var node = object;
     for (var segment : path.segments()) {
       node = node == null || !node.isObject() ? null : node.get(segment);
     }
-    return of(node);
+    return node == null || node.isMissingNode() ? Optional.empty() : Optional.of(of(node));
   }
 
   static String of(JsonNode node) {
-    if (node == null || node.isMissingNode()) {
-      return "absent in the object as sent";
-    }
     return switch (node.getNodeType()) {
       case STRING -> "a string of " + node.textValue().length() + " characters";
       case NUMBER -> "a number of " + node.asText().length() + " characters";
