@@ -40,7 +40,8 @@ public final class RetainedHeapPerLeaf {
         held.size(), leaves, (after - before) / 1048576.0, perLeaf);
   }
 
-  private static long liveHeap() throws InterruptedException {
+  /** Heap in use once repeated full collections have settled (a measurement tool, not a test). */
+  public static long liveHeap() throws InterruptedException {
     var memory = ManagementFactory.getMemoryMXBean();
     long last = Long.MAX_VALUE;
     for (int i = 0; i < 5; i++) {

@@ -1,10 +1,10 @@
 package dev.versio.bench.webhook;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.versio.bench.engine.RetainedHeapPerLeaf;
 import dev.versio.engine.json.EngineJson;
 import dev.versio.webhook.registry.Registry;
 import dev.versio.webhook.review.ReviewProcessor;
-import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,9 +33,9 @@ public final class ReviewMemory {
     for (var shape : List.of("apiserver objects", "dense small numbers", "dense short strings")) {
       var body = body(json, shape, objects);
       handle(processor, json, body); // warm up
-      long before = liveHeap();
+      long before = RetainedHeapPerLeaf.liveHeap();
       var held = handle(processor, json, body);
-      long after = liveHeap();
+      long after = RetainedHeapPerLeaf.liveHeap();
       System.out.printf(
           "%-34s %12d %12d %10.1f%n",
           shape + " (" + objects + ")",
@@ -115,20 +115,5 @@ public final class ReviewMemory {
       o.putObject("status").put("phase", "Ready");
     }
     return json.writeValueAsBytes(review);
-  }
-
-  private static long liveHeap() throws InterruptedException {
-    var memory = ManagementFactory.getMemoryMXBean();
-    long last = Long.MAX_VALUE;
-    for (int i = 0; i < 5; i++) {
-      System.gc();
-      Thread.sleep(100); // let the collector finish: this is a measurement tool, not a test
-      long used = memory.getHeapMemoryUsage().getUsed();
-      if (Math.abs(last - used) < 64 * 1024) {
-        return used;
-      }
-      last = used;
-    }
-    return last;
   }
 }
