@@ -1,7 +1,6 @@
 package dev.versio.api.http;
 
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -18,10 +17,12 @@ public final class InFlightLimits {
   private final AtomicInteger inFlight = new AtomicInteger();
   private final AtomicLong bytesInFlight = new AtomicLong();
   private final ConcurrentHashMap<String, Integer> byClient = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Long> bytesByClient = new ConcurrentHashMap<>();
 
   /**
    * @param total requests held at once
-   * @param perClient requests one remote address may hold at once
+   * @param perClient requests one remote address may hold at once; it may hold the same share of
+   *     the body bytes
    * @param bytes body bytes held at once by all requests together
    */
   public InFlightLimits(int total, int perClient, long bytes) {
@@ -95,15 +96,29 @@ public final class InFlightLimits {
     return bytes;
   }
 
+  /** Body bytes one client may hold: its share of the slots, of the bytes. */
+  public long bytesPerClient() {
+    return Math.max(1, (long) (bytes * ((double) perClient / total)));
+  }
+
+  /** Whether a body of {@code n} bytes fits what is free now (nothing is counted). */
+  public boolean fits(long n) {
+    return n <= bytes - bytesInFlight.get();
+  }
+
   private void leave(String client) {
     byClient.computeIfPresent(client, (k, held) -> held == 1 ? null : held - 1);
   }
 
-  /** One admitted request; everything it holds is given back once, however often it is released. */
+  /**
+   * One admitted request. It is held by the request and by anyone who {@link #retain() retains} it
+   * (a worker still converting its body); everything is given back once, when the last holder
+   * releases it — more releases than holders do nothing.
+   */
   public final class Slot {
     private final String client;
     private final AtomicLong charged = new AtomicLong();
-    private final AtomicBoolean released = new AtomicBoolean();
+    private final AtomicInteger holders = new AtomicInteger(1);
 
     private Slot(String client) {
       this.client = client;
@@ -111,28 +126,41 @@ public final class InFlightLimits {
 
     /**
      * Counts {@code n} more body bytes for this request; false (and nothing counted) when they
-     * would exceed the byte budget: the request must then be refused.
+     * would exceed the byte budget or this client's share of it: the request must then be refused.
      */
     public boolean charge(long n) {
-      long after = bytesInFlight.addAndGet(n);
-      if (after > bytes) {
+      if (bytesInFlight.addAndGet(n) > bytes) {
         bytesInFlight.addAndGet(-n);
         return false;
       }
+      if (bytesByClient.merge(client, n, Long::sum) > bytesPerClient()) {
+        giveBack(n);
+        return false;
+      }
       charged.addAndGet(n);
-      if (released.get()) { // released meanwhile: give the bytes straight back
-        bytesInFlight.addAndGet(-charged.getAndSet(0));
+      if (holders.get() == 0) { // released meanwhile: give the bytes straight back
+        giveBack(charged.getAndSet(0));
       }
       return true;
     }
 
-    /** Gives the slot and its bytes back; later calls do nothing. */
+    /** One more holder, who must {@link #release()} too; false when it was released already. */
+    public boolean retain() {
+      return holders.getAndUpdate(h -> h == 0 ? 0 : h + 1) > 0;
+    }
+
+    /** Lets go of one hold; the last one gives the slot and its bytes back. */
     public void release() {
-      if (released.compareAndSet(false, true)) {
-        bytesInFlight.addAndGet(-charged.getAndSet(0));
+      if (holders.getAndUpdate(h -> h == 0 ? 0 : h - 1) == 1) {
+        giveBack(charged.getAndSet(0));
         leave(client);
         inFlight.decrementAndGet();
       }
+    }
+
+    private void giveBack(long n) {
+      bytesInFlight.addAndGet(-n);
+      bytesByClient.computeIfPresent(client, (k, held) -> held - n == 0 ? null : held - n);
     }
   }
 }

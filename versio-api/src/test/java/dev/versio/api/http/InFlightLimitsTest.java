@@ -49,6 +49,25 @@ class InFlightLimitsTest {
   }
 
   @Test
+  void aClientHoldsAtMostItsShareOfTheBytesAndARetainedSlotIsGivenBackByItsLastHolder() {
+    var limits = new InFlightLimits(4, 2, 1_000); // half the slots: half the bytes
+    var a = admitted(limits, "a");
+    assertThat(a.charge(400)).isTrue();
+    assertThat(a.charge(200)).as("over a's 500 bytes").isFalse();
+    var b = admitted(limits, "b");
+    assertThat(b.charge(500)).isTrue();
+
+    assertThat(a.retain()).isTrue(); // a worker still converts a's body
+    a.release(); // the request is answered
+    assertThat(limits.bytesInFlight()).isEqualTo(900);
+    assertThat(limits.inFlight()).isEqualTo(2);
+    a.release(); // the worker is done
+    assertThat(limits.bytesInFlight()).isEqualTo(500);
+    assertThat(limits.inFlight()).isEqualTo(1);
+    assertThat(a.retain()).as("released for good").isFalse();
+  }
+
+  @Test
   void concurrentAdmissionsAndReleasesNeverExceedALimitAndEndAtZero() throws Exception {
     var limits = new InFlightLimits(8, 3, 10_000);
     var pool = Executors.newFixedThreadPool(8);

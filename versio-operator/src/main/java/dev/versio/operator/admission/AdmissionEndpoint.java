@@ -109,6 +109,10 @@ public final class AdmissionEndpoint {
       }
     }
     var client = req.remoteAddress() == null ? "" : req.remoteAddress().hostAddress();
+    if (!limits.fits(declared)) {
+      overloaded(req, InFlightLimits.Refusal.BYTES);
+      return;
+    }
     InFlightLimits.Slot slot;
     switch (limits.admit(client)) {
       case InFlightLimits.Admission.Refused(var reason) -> {
@@ -117,14 +121,16 @@ public final class AdmissionEndpoint {
       }
       case InFlightLimits.Admission.Admitted(var admitted) -> slot = admitted;
     }
-    req.response().endHandler(v -> slot.release());
-    req.response().closeHandler(v -> slot.release());
-    if (declared > 0 && !slot.charge(declared)) {
-      slot.release();
-      overloaded(req, InFlightLimits.Refusal.BYTES);
-      return;
-    }
-    long expected = declared;
+    // held by the request until it is answered or gone, and by the worker until it is done
+    var requestDone = new java.util.concurrent.atomic.AtomicBoolean();
+    Runnable done =
+        () -> {
+          if (requestDone.compareAndSet(false, true)) {
+            slot.release();
+          }
+        };
+    req.response().endHandler(v -> done.run());
+    req.response().closeHandler(v -> done.run());
     var body = Buffer.buffer();
     var refused = new boolean[1];
     long bodyTimer =
@@ -146,7 +152,7 @@ public final class AdmissionEndpoint {
             tooLarge(req);
             return;
           }
-          if (body.length() + chunk.length() > expected && !slot.charge(chunk.length())) {
+          if (!slot.charge(chunk.length())) { // counted as they arrive
             refused[0] = true;
             vertx.cancelTimer(bodyTimer);
             overloaded(req, InFlightLimits.Refusal.BYTES);
@@ -157,7 +163,7 @@ public final class AdmissionEndpoint {
     req.exceptionHandler(
         e -> {
           vertx.cancelTimer(bodyTimer);
-          slot.release();
+          done.run();
           LOG.debug("admission request to {} failed: {}", path, e.toString());
         });
     req.endHandler(
@@ -167,10 +173,14 @@ public final class AdmissionEndpoint {
             return;
           }
           var bytes = body.getBytes();
+          if (!slot.retain()) {
+            return; // the client went away
+          }
           vertx
               .executeBlocking(() -> processor.process(path, bytes), false)
               .onComplete(
                   ar -> {
+                    slot.release(); // the worker's hold
                     if (ar.failed()) {
                       LOG.error("admission request to {} failed", path, ar.cause());
                       plain(req, 500, "internal error");

@@ -166,6 +166,10 @@ public final class ConversionEndpoint {
       return;
     }
     var client = req.remoteAddress() == null ? "" : req.remoteAddress().hostAddress();
+    if (!limits.fits(declared)) {
+      refuse(req, InFlightLimits.Refusal.BYTES); // at once, before any of the body is read
+      return;
+    }
     InFlightLimits.Slot slot;
     switch (limits.admit(client)) {
       case InFlightLimits.Admission.Refused(var reason) -> {
@@ -174,14 +178,20 @@ public final class ConversionEndpoint {
       }
       case InFlightLimits.Admission.Admitted(var admitted) -> slot = admitted;
     }
-    // the slot is freed once, when the answer is written or the connection goes
-    req.response().endHandler(v -> slot.release());
-    req.response().closeHandler(v -> slot.release());
-    if (declared > 0 && !slot.charge(declared)) {
-      slot.release();
-      refuse(req, InFlightLimits.Refusal.BYTES);
-      return;
-    }
+    // the request holds its slot until its answer is written or its connection goes; a worker
+    // converting its body holds it too, until it has stopped (a client that goes early does not
+    // free the memory its body still takes)
+    var progress = new ReviewProgress();
+    var requestDone = new AtomicBoolean();
+    Runnable done =
+        () -> {
+          if (requestDone.compareAndSet(false, true)) {
+            progress.stop();
+            slot.release();
+          }
+        };
+    req.response().endHandler(v -> done.run());
+    req.response().closeHandler(v -> done.run());
     long started = System.nanoTime();
     var span = tracing.start(req, label);
     var body = Buffer.buffer();
@@ -208,15 +218,17 @@ public final class ConversionEndpoint {
             refused[0] = true;
             vertx.cancelTimer(bodyTimer);
             span.setAttribute(ReviewTracing.STATUS, 413L).end();
-            plain(req, 413, "request body is over the limit of " + maxBodyBytes + " bytes");
+            abort(req, 413, "request body is over the limit of " + maxBodyBytes + " bytes");
             return;
           }
-          // a body without Content-Length (or longer than it said) is counted as it arrives
-          if (body.length() + chunk.length() > declared && !slot.charge(chunk.length())) {
+          // bytes are counted as they arrive: a client holds only what it really sent
+          if (!slot.charge(chunk.length())) {
             refused[0] = true;
             vertx.cancelTimer(bodyTimer);
             span.setAttribute(ReviewTracing.STATUS, 429L).end();
-            refuse(req, InFlightLimits.Refusal.BYTES);
+            metrics.overloaded();
+            req.response().putHeader("Retry-After", "1");
+            abort(req, 429, refusal(InFlightLimits.Refusal.BYTES));
             return;
           }
           body.appendBuffer(chunk);
@@ -224,7 +236,7 @@ public final class ConversionEndpoint {
     req.exceptionHandler(
         e -> {
           vertx.cancelTimer(bodyTimer);
-          slot.release();
+          done.run();
           span.setStatus(StatusCode.ERROR, "request failed while reading: " + e).end();
           LOG.debug("request to {} failed while reading: {}", label, e.toString());
         });
@@ -238,18 +250,29 @@ public final class ConversionEndpoint {
           if (bytes.length <= INLINE_LIMIT && processor.proportional(target)) {
             respond(req, label, process(target, bytes, ReviewProgress.unbounded()), started, span);
           } else {
-            processOnWorker(req, target, label, bytes, started, span);
+            processOnWorker(req, slot, progress, target, label, bytes, started, span);
           }
         });
   }
 
   /**
    * Processes a review on a worker; if it has not finished when its budget runs out, it is answered
-   * with a Failure naming the budget and asked to stop before its next object.
+   * with a Failure naming the budget and asked to stop before its next object. The review keeps its
+   * slot (and so its bytes) until the worker is done, even when its client went away or the budget
+   * answered it: reviews waiting for a worker are bounded by the slots.
    */
   private void processOnWorker(
-      HttpServerRequest req, String target, String label, byte[] bytes, long started, Span span) {
-    var progress = new ReviewProgress();
+      HttpServerRequest req,
+      InFlightLimits.Slot slot,
+      ReviewProgress progress,
+      String target,
+      String label,
+      byte[] bytes,
+      long started,
+      Span span) {
+    if (!slot.retain()) {
+      return; // the request went away meanwhile
+    }
     var answered = new AtomicBoolean(); // the timer and the worker's result race for the answer
     long timer =
         vertx.setTimer(
@@ -269,6 +292,7 @@ public final class ConversionEndpoint {
         .<ReviewOutcome>executeBlocking(() -> process(target, bytes, progress), false)
         .onComplete(
             ar -> {
+              slot.release(); // the worker's hold: the body is no longer needed
               vertx.cancelTimer(timer);
               if (answered.compareAndSet(false, true)) {
                 respond(
@@ -373,7 +397,8 @@ public final class ConversionEndpoint {
       case BYTES ->
           "overloaded: the bodies in flight hold this replica's budget of "
               + limits.bytes()
-              + " bytes (--max-bytes-in-flight); retry, or add replicas";
+              + " bytes, or this client's share of it (--max-bytes-in-flight); retry, or add"
+              + " replicas";
     };
   }
 

@@ -107,6 +107,9 @@ public final class ReviewProcessor {
    * stopping before the next object once {@link ReviewProgress#stop()} was called.
    */
   public ReviewOutcome process(String target, byte[] body, ReviewProgress progress) {
+    if (progress.stopRequested()) {
+      return overBudget(target, progress, null); // answered or gone already: not even parsed
+    }
     JsonNode review;
     try {
       review = json.readTree(body);

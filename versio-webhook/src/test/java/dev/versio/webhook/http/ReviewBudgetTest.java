@@ -1,6 +1,7 @@
 package dev.versio.webhook.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -57,6 +58,7 @@ class ReviewBudgetTest {
   private Vertx vertx;
   private CertificateAuthority ca;
   private URI uri;
+  private ConversionEndpoint endpoint;
 
   /** Objects named {@code slow} convert until released (at most {@code slowFor}). */
   private volatile Duration slowFor = Duration.ofSeconds(30);
@@ -85,7 +87,7 @@ class ReviewBudgetTest {
               }
               return object.deepCopy();
             });
-    var endpoint =
+    endpoint =
         new ConversionEndpoint(
             vertx,
             processor,
@@ -204,6 +206,23 @@ class ReviewBudgetTest {
     assertThat(slowMillis)
         .as("answered when the budget ran out, not when the conversion ended")
         .isBetween(BUDGET.toMillis(), BUDGET.toMillis() + 5_000);
+  }
+
+  @Test
+  void aReviewWhoseClientWentAwayKeepsItsSlotUntilItsWorkerHasStopped() throws Exception {
+    start(2);
+    var leaving = connection();
+    leaving.sendAsync(at(review("gone-1", "slow", 80 * 1024)), ofString());
+    assertThat(slowEntered.await(10, TimeUnit.SECONDS)).as("the slow review started").isTrue();
+    leaving.shutdownNow(); // the client goes; its body is still being converted
+
+    // the budget answers (to nobody) after 1 s; the slot, and the body it counts, stay held
+    await()
+        .during(Duration.ofMillis(1_500))
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> endpoint.inFlight() == 1);
+    release.countDown(); // the conversion reaches its next object and stops
+    await().atMost(Duration.ofSeconds(10)).until(() -> endpoint.inFlight() == 0);
   }
 
   @Test

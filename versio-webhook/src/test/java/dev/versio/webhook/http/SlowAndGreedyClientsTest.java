@@ -88,13 +88,19 @@ class SlowAndGreedyClientsTest {
 
   /** Sends the headers and the first bytes of a body of {@code length} bytes, never the rest. */
   private Socket holdOne(String clientAddress, long length) throws IOException {
+    return holdOne(clientAddress, length, 5);
+  }
+
+  /** Sends the headers and {@code sent} bytes of a body of {@code length}, never the rest. */
+  private Socket holdOne(String clientAddress, long length, int sent) throws IOException {
     var socket = connect(clientAddress);
     send(
         socket,
         "POST /convert/widgets.example.com HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
             + "Content-Length: "
             + length
-            + "\r\n\r\n{\"api");
+            + "\r\n\r\n{\"api"
+            + " ".repeat(sent - 5));
     return socket;
   }
 
@@ -158,6 +164,16 @@ class SlowAndGreedyClientsTest {
   }
 
   @Test
+  void oneClientHoldsAtMostItsShareOfTheBodyBytes() throws Exception {
+    start(new InFlightLimits(4, 2, 1_000), Duration.ofSeconds(30)); // 500 bytes per client
+    var greedy = holdOne("127.0.0.7", 800, 600); // fits the budget, not the client's share
+    assertThat(readAnswer(greedy.getInputStream()))
+        .startsWith("HTTP/1.1 429")
+        .contains("or this client's share of it (--max-bytes-in-flight)");
+    assertThat(review("127.0.0.8")).as("another client is served").startsWith("HTTP/1.1 200");
+  }
+
+  @Test
   void aBodyThatDoesNotArriveInTimeGets408ItsConnectionClosedAndItsSlotBack() throws Exception {
     start(new InFlightLimits(2, 2, 1 << 20), Duration.ofMillis(300));
     var slow = holdOne("127.0.0.7", 100);
@@ -174,7 +190,7 @@ class SlowAndGreedyClientsTest {
   @Test
   void bodiesInFlightAreHeldToTheByteBudget() throws Exception {
     start(new InFlightLimits(8, 8, 1_000), Duration.ofSeconds(30));
-    holdOne("127.0.0.7", 700);
+    holdOne("127.0.0.7", 900, 700); // bytes count as they arrive: 700 of the 900 it declared
     await().atMost(Duration.ofSeconds(10)).until(() -> endpoint.bytesInFlight() == 700);
 
     var refused = connect("127.0.0.8");
@@ -185,7 +201,7 @@ class SlowAndGreedyClientsTest {
     assertThat(readAnswer(refused.getInputStream()))
         .as("refused at once, before its body is read")
         .startsWith("HTTP/1.1 429")
-        .contains("budget of 1000 bytes (--max-bytes-in-flight)");
+        .contains("budget of 1000 bytes, or this client's share of it (--max-bytes-in-flight)");
     assertThat(review("127.0.0.8")).as("a body that fits is served").startsWith("HTTP/1.1 200");
     await().atMost(Duration.ofSeconds(10)).until(() -> endpoint.bytesInFlight() == 700);
   }
