@@ -1,29 +1,29 @@
 package dev.versio.engine.schema;
 
 import dk.brics.automaton.Automaton;
-import dk.brics.automaton.BasicAutomata;
 import dk.brics.automaton.State;
 import dk.brics.automaton.Transition;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeSet;
 
 /**
  * Automata of a schema's pattern with a budget: a pattern such as {@code ^.*a.{20}$} has a
  * deterministic automaton of 2^21 states, which brics would build without asking (out of memory at
- * N = 20, in admission, the operator and every webhook replica). Here the nondeterministic
- * automaton is sized before it is built and the deterministic one is built state by state, and a
- * pattern over either budget is reported as unbounded: the caller then admits every string, which
- * the over-approximating translation allows.
+ * N = 20, in admission, the operator and every webhook replica), and brics's own construction
+ * copies the automaton built so far at every step. Here the pattern is parsed into a tree, built
+ * into a nondeterministic automaton one state at a time (Thompson's construction, at most {@link
+ * #MAX_NFA_STATES}), and determinized one state at a time (at most {@link #MAX_DFA_STATES}); a
+ * pattern over either budget is reported as unbounded, and the caller then admits every string,
+ * which the over-approximating translation allows.
  */
 final class BoundedAutomata {
-  /** Most states of the nondeterministic automaton a pattern may need. */
-  static final long MAX_NFA_STATES = 20_000;
+  /** Most states of the nondeterministic automaton of a pattern. */
+  static final int MAX_NFA_STATES = 5_000;
 
   /** Most states of the deterministic automaton of a pattern. */
   static final int MAX_DFA_STATES = 1_000;
@@ -35,17 +35,188 @@ final class BoundedAutomata {
    * or empty when it would take more than the budget.
    */
   static Optional<Automaton> of(String regex) {
-    if (nfaStates(regex) > MAX_NFA_STATES) {
+    var nfa = new Nfa();
+    int start;
+    int end;
+    try {
+      var fragment = nfa.build(new Parser(regex).parse());
+      start = fragment[0];
+      end = fragment[1];
+    } catch (OverBudget e) {
       return Optional.empty();
     }
-    return determinized(new Parser(regex).parse(), MAX_DFA_STATES);
+    return determinized(nfa, start, end, MAX_DFA_STATES);
   }
 
-  /**
-   * A nondeterministic automaton of {@code regex} in the syntax {@link TextLanguage} writes:
-   * brics's own {@code RegExp.toAutomaton} minimizes every union and concatenation, which
-   * determinizes, so it cannot be used for a budget.
-   */
+  /** A pattern as a tree. */
+  private sealed interface Node {}
+
+  /** One character out of {@code ranges} (pairs of inclusive bounds). */
+  private record Chars(List<char[]> ranges) implements Node {}
+
+  private record Sequence(List<Node> items) implements Node {}
+
+  private record Alternatives(List<Node> options) implements Node {}
+
+  /** {@code node} {@code min} to {@code max} times; {@code max} −1 is unbounded. */
+  private record Repeat(Node node, int min, int max) implements Node {}
+
+  /** Thrown while building once the automaton needs more states than the budget. */
+  private static final class OverBudget extends RuntimeException {
+    OverBudget() {
+      super("over budget", null, false, false);
+    }
+  }
+
+  /** A nondeterministic automaton with empty moves, grown state by state within the budget. */
+  private static final class Nfa {
+    final List<List<int[]>> moves = new ArrayList<>(); // per state: {low, high, to}
+    final List<List<Integer>> empty = new ArrayList<>(); // per state: states reached for free
+
+    int state() {
+      if (moves.size() >= MAX_NFA_STATES) {
+        throw new OverBudget();
+      }
+      moves.add(new ArrayList<>(1));
+      empty.add(new ArrayList<>(1));
+      return moves.size() - 1;
+    }
+
+    /** The start and end state of a fresh copy of {@code node}. */
+    int[] build(Node node) {
+      return switch (node) {
+        case Chars c -> {
+          int s = state();
+          int e = state();
+          for (var r : c.ranges()) {
+            moves.get(s).add(new int[] {r[0], r[1], e});
+          }
+          yield new int[] {s, e};
+        }
+        case Sequence q -> {
+          int s = state();
+          int last = s;
+          for (var item : q.items()) {
+            var f = build(item);
+            empty.get(last).add(f[0]);
+            last = f[1];
+          }
+          yield new int[] {s, last};
+        }
+        case Alternatives a -> {
+          int s = state();
+          int e = state();
+          for (var option : a.options()) {
+            var f = build(option);
+            empty.get(s).add(f[0]);
+            empty.get(f[1]).add(e);
+          }
+          yield new int[] {s, e};
+        }
+        case Repeat r -> {
+          int s = state();
+          int last = s;
+          for (int i = 0; i < r.min(); i++) {
+            var f = build(r.node());
+            empty.get(last).add(f[0]);
+            last = f[1];
+          }
+          int e = state();
+          if (r.max() < 0) { // then any number more
+            var f = build(r.node());
+            empty.get(last).add(f[0]);
+            empty.get(f[1]).add(f[0]);
+            empty.get(f[1]).add(e);
+          } else {
+            for (int i = r.min(); i < r.max(); i++) { // each one more optional
+              var f = build(r.node());
+              empty.get(last).add(f[0]);
+              empty.get(last).add(e);
+              last = f[1];
+            }
+          }
+          empty.get(last).add(e);
+          yield new int[] {s, e};
+        }
+      };
+    }
+
+    BitSet closure(BitSet states) {
+      var out = (BitSet) states.clone();
+      var work = new ArrayDeque<Integer>();
+      states.stream().forEach(work::push);
+      while (!work.isEmpty()) {
+        for (int next : empty.get(work.pop())) {
+          if (!out.get(next)) {
+            out.set(next);
+            work.push(next);
+          }
+        }
+      }
+      return out;
+    }
+  }
+
+  /** The subset construction, stopped (empty) once it needs more than {@code maxStates} states. */
+  private static Optional<Automaton> determinized(Nfa nfa, int start, int end, int maxStates) {
+    var made = new HashMap<BitSet, State>();
+    var work = new ArrayDeque<BitSet>();
+    var initial = new BitSet();
+    initial.set(start);
+    initial = nfa.closure(initial);
+    var dfa = new Automaton();
+    var first = new State();
+    dfa.setInitialState(first);
+    made.put(initial, first);
+    work.add(initial);
+    while (!work.isEmpty()) {
+      var subset = work.poll();
+      var from = made.get(subset);
+      from.setAccept(subset.get(end));
+      var points = new TreeSet<Integer>();
+      subset.stream()
+          .forEach(
+              st -> {
+                for (var m : nfa.moves.get(st)) {
+                  points.add(m[0]);
+                  points.add(m[1] + 1);
+                }
+              });
+      var starts = points.stream().mapToInt(Integer::intValue).toArray();
+      for (int p = 0; p + 1 < starts.length; p++) {
+        int low = starts[p];
+        var target = new BitSet();
+        subset.stream()
+            .forEach(
+                st -> {
+                  for (var m : nfa.moves.get(st)) {
+                    if (m[0] <= low && low <= m[1]) {
+                      target.set(m[2]);
+                    }
+                  }
+                });
+        if (target.isEmpty()) {
+          continue;
+        }
+        var closed = nfa.closure(target);
+        var to = made.get(closed);
+        if (to == null) {
+          if (made.size() >= maxStates) {
+            return Optional.empty();
+          }
+          to = new State();
+          made.put(closed, to);
+          work.add(closed);
+        }
+        from.addTransition(new Transition((char) low, (char) (starts[p + 1] - 1), to));
+      }
+    }
+    dfa.setDeterministic(true);
+    dfa.minimize(); // deterministic already: Hopcroft only, at most MAX_DFA_STATES states
+    return Optional.of(dfa);
+  }
+
+  /** A tree of {@code regex} in the syntax {@link TextLanguage} writes. */
   private static final class Parser {
     private final String regex;
     private int i;
@@ -54,77 +225,85 @@ final class BoundedAutomata {
       this.regex = regex;
     }
 
-    Automaton parse() {
-      var a = union();
+    Node parse() {
+      var node = alternatives();
       if (i != regex.length()) {
         throw new IllegalArgumentException("unexpected " + regex.charAt(i) + " at " + i);
       }
-      return a;
+      return node;
     }
 
-    private Automaton union() {
-      var a = sequence();
+    private Node alternatives() {
+      var options = new ArrayList<Node>();
+      options.add(sequence());
       while (i < regex.length() && regex.charAt(i) == '|') {
         i++;
-        a = a.union(sequence());
+        options.add(sequence());
       }
-      return a;
+      return options.size() == 1 ? options.getFirst() : new Alternatives(options);
     }
 
-    private Automaton sequence() {
-      var a = BasicAutomata.makeEmptyString();
+    private Node sequence() {
+      var items = new ArrayList<Node>();
       while (i < regex.length() && regex.charAt(i) != '|' && regex.charAt(i) != ')') {
-        a = a.concatenate(repeated());
+        items.add(repeated());
       }
-      return a;
+      return new Sequence(items);
     }
 
-    private Automaton repeated() {
-      var a = atom();
+    private Node repeated() {
+      var node = atom();
       while (i < regex.length()) {
         char c = regex.charAt(i);
         if (c == '*') {
-          a = a.repeat();
+          node = new Repeat(node, 0, -1);
         } else if (c == '+') {
-          a = a.repeat(1);
+          node = new Repeat(node, 1, -1);
         } else if (c == '?') {
-          a = a.optional();
+          node = new Repeat(node, 0, 1);
         } else if (c == '{') {
           int close = regex.indexOf('}', i);
           var counts = regex.substring(i + 1, close).split(",", -1);
-          int min = Integer.parseInt(counts[0]);
-          a =
-              counts.length == 1
-                  ? a.repeat(min, min)
-                  : counts[1].isEmpty()
-                      ? a.repeat(min)
-                      : a.repeat(min, Integer.parseInt(counts[1]));
+          int min = count(counts[0]);
+          int max = counts.length == 1 ? min : counts[1].isEmpty() ? -1 : count(counts[1]);
+          node = new Repeat(node, min, max);
           i = close;
         } else {
-          return a;
+          return node;
         }
         i++;
       }
-      return a;
+      return node;
     }
 
-    private Automaton atom() {
+    /** A count; one past the budget stands for any larger one (the budget refuses it). */
+    private static int count(String digits) {
+      return digits.length() > 6
+          ? MAX_NFA_STATES + 1
+          : Math.min(Integer.parseInt(digits), MAX_NFA_STATES + 1);
+    }
+
+    private Node atom() {
       char c = regex.charAt(i++);
       return switch (c) {
         case '(' -> {
-          var a = union();
+          var node = alternatives();
           i++; // the ')'
-          yield a;
+          yield node;
         }
-        case '.' -> BasicAutomata.makeAnyChar();
+        case '.' -> new Chars(List.of(new char[] {Character.MIN_VALUE, Character.MAX_VALUE}));
         case '[' -> charClass();
-        case '\\' -> BasicAutomata.makeChar(regex.charAt(i++));
-        default -> BasicAutomata.makeChar(c);
+        case '\\' -> single(regex.charAt(i++));
+        default -> single(c);
       };
     }
 
+    private static Node single(char c) {
+      return new Chars(List.of(new char[] {c, c}));
+    }
+
     /** A class {@code [a-z\-x]} or {@code [^...]}, with {@code i} just after its {@code [}. */
-    private Automaton charClass() {
+    private Node charClass() {
       boolean negated = i < regex.length() && regex.charAt(i) == '^';
       if (negated) {
         i++;
@@ -140,14 +319,7 @@ final class BoundedAutomata {
         ranges.add(new char[] {low, high});
       }
       i++; // the ']'
-      if (negated) {
-        ranges = complement(ranges);
-      }
-      var a = BasicAutomata.makeEmpty();
-      for (var r : ranges) {
-        a = a.union(BasicAutomata.makeCharRange(r[0], r[1]));
-      }
-      return a;
+      return new Chars(negated ? complement(ranges) : ranges);
     }
 
     private char next() {
@@ -155,7 +327,7 @@ final class BoundedAutomata {
       return c == '\\' ? regex.charAt(i++) : c;
     }
 
-    private static ArrayList<char[]> complement(List<char[]> ranges) {
+    private static List<char[]> complement(List<char[]> ranges) {
       var sorted = new ArrayList<>(ranges);
       sorted.sort((a, b) -> Character.compare(a[0], b[0]));
       var out = new ArrayList<char[]>();
@@ -171,142 +343,5 @@ final class BoundedAutomata {
       }
       return out;
     }
-  }
-
-  /**
-   * An upper bound of the states brics's Thompson-like construction uses for {@code regex}: atoms
-   * two each, a group the sum of its alternatives, a repetition {@code {n,m}} its operand times m
-   * (or n + 1 for {@code {n,}}), a star, plus or question mark two more.
-   */
-  static long nfaStates(String regex) {
-    var stack = new ArrayDeque<long[]>(); // an open group: {alternatives, sequence, last}
-    long alternatives = 0;
-    long sequence = 0;
-    long last = 0;
-    for (int i = 0; i < regex.length(); i++) {
-      char c = regex.charAt(i);
-      switch (c) {
-        case '\\' -> {
-          i++;
-          sequence = add(sequence, last);
-          last = 2;
-        }
-        case '[' -> {
-          int j = i + 1;
-          while (j < regex.length() && regex.charAt(j) != ']') {
-            j += regex.charAt(j) == '\\' ? 2 : 1;
-          }
-          i = j;
-          sequence = add(sequence, last);
-          last = 2;
-        }
-        case '(' -> {
-          stack.push(new long[] {alternatives, sequence, last});
-          alternatives = 0;
-          sequence = 0;
-          last = 0;
-        }
-        case '|' -> {
-          alternatives = add(alternatives, add(sequence, last));
-          sequence = 0;
-          last = 0;
-        }
-        case ')' -> {
-          long group = add(add(alternatives, add(sequence, last)), 2);
-          var outer = stack.isEmpty() ? new long[3] : stack.pop();
-          alternatives = outer[0];
-          sequence = add(outer[1], outer[2]);
-          last = group;
-        }
-        case '*', '+', '?' -> last = add(last, 2);
-        case '{' -> {
-          int close = regex.indexOf('}', i);
-          var counts = regex.substring(i + 1, close).split(",", -1);
-          long times =
-              counts.length == 1
-                  ? count(counts[0])
-                  : counts[1].isEmpty() ? add(count(counts[0]), 1) : count(counts[1]);
-          last = add(multiply(last, Math.max(1, times)), 2);
-          i = close;
-        }
-        default -> {
-          sequence = add(sequence, last);
-          last = 2;
-        }
-      }
-    }
-    return add(alternatives, add(sequence, last));
-  }
-
-  /**
-   * The subset construction of {@code nfa}, stopped (empty) once it needs more than {@code
-   * maxStates} states.
-   */
-  static Optional<Automaton> determinized(Automaton nfa, int maxStates) {
-    nfa.expandSingleton();
-    var points = new TreeSet<Character>();
-    points.add(Character.MIN_VALUE);
-    for (var state : nfa.getStates()) {
-      for (var t : state.getTransitions()) {
-        points.add(t.getMin());
-        if (t.getMax() < Character.MAX_VALUE) {
-          points.add((char) (t.getMax() + 1));
-        }
-      }
-    }
-    var starts = points.stream().mapToInt(Character::charValue).toArray();
-    var made = new HashMap<Set<State>, State>();
-    var work = new ArrayDeque<Set<State>>();
-    var initial = Set.of(nfa.getInitialState());
-    var dfa = new Automaton();
-    var first = new State();
-    dfa.setInitialState(first);
-    made.put(initial, first);
-    work.add(initial);
-    while (!work.isEmpty()) {
-      var subset = work.poll();
-      var from = made.get(subset);
-      from.setAccept(subset.stream().anyMatch(State::isAccept));
-      for (int p = 0; p < starts.length; p++) {
-        char low = (char) starts[p];
-        char high = p + 1 < starts.length ? (char) (starts[p + 1] - 1) : Character.MAX_VALUE;
-        var target = new HashSet<State>();
-        for (var state : subset) {
-          for (var t : state.getTransitions()) {
-            if (t.getMin() <= low && low <= t.getMax()) {
-              target.add(t.getDest());
-            }
-          }
-        }
-        if (target.isEmpty()) {
-          continue;
-        }
-        var to = made.get(target);
-        if (to == null) {
-          if (made.size() >= maxStates) {
-            return Optional.empty();
-          }
-          to = new State();
-          made.put(target, to);
-          work.add(target);
-        }
-        from.addTransition(new Transition(low, high, to));
-      }
-    }
-    dfa.setDeterministic(true);
-    dfa.minimize(); // deterministic already: Hopcroft only, at most MAX_DFA_STATES states
-    return Optional.of(dfa);
-  }
-
-  private static long count(String digits) {
-    return digits.length() > 9 ? Long.MAX_VALUE / 4 : Long.parseLong(digits);
-  }
-
-  private static long add(long a, long b) {
-    return Math.min(Long.MAX_VALUE / 4, a + b);
-  }
-
-  private static long multiply(long a, long b) {
-    return a != 0 && b > (Long.MAX_VALUE / 4) / a ? Long.MAX_VALUE / 4 : a * b;
   }
 }
