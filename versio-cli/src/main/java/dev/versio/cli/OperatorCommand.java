@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -196,6 +198,47 @@ public final class OperatorCommand implements Callable<Integer> {
   String webhookServerImage;
 
   @Option(
+      names = "--webhook-server-namespaces",
+      split = ",",
+      paramLabel = "NAMESPACE",
+      description =
+          "Namespaces besides the operator's where a ConversionWebhookServer may put its children"
+              + " (spec.namespace); the operator lists and watches Secrets, Services, Deployments"
+              + " and Leases only there. '*' allows every namespace and watches them cluster-wide"
+              + " (default: none, only the operator's namespace).")
+  List<String> webhookServerNamespaces = new ArrayList<>();
+
+  @Option(
+      names = "--webhook-server-image-repositories",
+      split = ",",
+      paramLabel = "REPOSITORY",
+      description =
+          "Image repositories a ConversionWebhookServer may name in spec.image.repository: an"
+              + " exact repository, a prefix ending in '/', or '*' for any (default: the"
+              + " repository of --webhook-server-image). A server that names no image runs the"
+              + " operator's own.")
+  List<String> webhookServerImageRepositories = new ArrayList<>();
+
+  @Option(
+      names = "--webhook-server-service-accounts",
+      split = ",",
+      paramLabel = "NAMESPACE/NAME",
+      description =
+          "ServiceAccounts a ConversionWebhookServer may name in spec.serviceAccountName, as"
+              + " namespace/name (default: none; the operator makes one per server with only the"
+              + " rights its replicas need). The operator's own is never allowed.")
+  List<String> webhookServerServiceAccounts = new ArrayList<>();
+
+  @Option(
+      names = "--operator-service-account",
+      defaultValue = "${env:POD_SERVICE_ACCOUNT:-}",
+      paramLabel = "NAME",
+      description =
+          "The operator's own ServiceAccount (in --namespace), which no server may run under;"
+              + " the chart sets it through $POD_SERVICE_ACCOUNT (default: $POD_SERVICE_ACCOUNT).")
+  String operatorServiceAccount;
+
+  @Option(
       names = "--max-concurrent-reconciles",
       defaultValue = "1",
       paramLabel = "N",
@@ -308,9 +351,17 @@ public final class OperatorCommand implements Callable<Integer> {
         .gateRequeue(gateRequeue)
         .handoverGrace(handoverGrace)
         .webhookServerImage(webhookServerImage)
+        .serverNamespaces(trimmed(webhookServerNamespaces))
+        .serverImageRepositories(trimmed(webhookServerImageRepositories))
+        .serverServiceAccounts(trimmed(webhookServerServiceAccounts))
+        .operatorServiceAccount(operatorServiceAccount)
         .reconcileThreads(reconcileThreads)
         .coordination(coordination())
         .build();
+  }
+
+  private static List<String> trimmed(List<String> values) {
+    return values.stream().map(String::strip).filter(v -> !v.isEmpty()).toList();
   }
 
   private OperatorOptions.Admission admission() {

@@ -64,6 +64,43 @@ class OperatorCommandTest {
   }
 
   @Test
+  void whatServersMayRunDefaultsToTheOperatorsNamespaceImageAndAccountsAndFlagsWidenIt() {
+    var strict = options("--admission-service", "s", "--webhook-server-image=ghcr.io/a/versio:1");
+    assertThat(strict.serverPolicy().childNamespaces()).containsExactly("default");
+    assertThat(strict.serverPolicy().imageRepositories()).containsExactly("ghcr.io/a/versio");
+    assertThat(strict.serverPolicy().serviceAccounts()).isEmpty();
+
+    var wide =
+        options(
+            "--admission-service",
+            "s",
+            "--namespace=versio-system",
+            "--webhook-server-namespaces=team-a, team-b",
+            "--webhook-server-image-repositories=ghcr.io/a/,mirror.example/versio",
+            "--webhook-server-service-accounts=team-a/reader",
+            "--operator-service-account=versio-operator");
+    var policy = wide.serverPolicy();
+    assertThat(policy.childNamespaces()).containsExactly("versio-system", "team-a", "team-b");
+    assertThat(policy.imageRepositories()).containsExactly("ghcr.io/a/", "mirror.example/versio");
+    assertThat(policy.serviceAccounts()).containsExactly("team-a/reader");
+    assertThat(policy.operatorServiceAccount()).isEqualTo("versio-operator");
+
+    assertThatThrownBy(
+            () ->
+                options(
+                    "--admission-service",
+                    "s",
+                    "--namespace=versio-system",
+                    "--operator-service-account=versio-operator",
+                    "--webhook-server-service-accounts=versio-system/versio-operator"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("names the operator's own ServiceAccount");
+    assertThatThrownBy(
+            () -> options("--admission-service", "s", "--webhook-server-service-accounts=reader"))
+        .hasMessageContaining("'reader' is not namespace/name");
+  }
+
+  @Test
   void everyFlagReachesTheOptions() {
     var options =
         options(

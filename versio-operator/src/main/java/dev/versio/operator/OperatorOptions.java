@@ -24,6 +24,14 @@ import java.util.Objects;
  * @param webhookServerImage the image of webhook-server replicas whose server names none (the
  *     operator's own image: one image runs both commands)
  * @param coordination how this replica shares the work with the others (shard Leases)
+ * @param serverNamespaces namespaces besides {@code namespace} where servers may put their children
+ *     ({@code *}: any, and the operator then watches children cluster-wide)
+ * @param serverImageRepositories image repositories a server may name (empty: the repository of
+ *     {@code webhookServerImage})
+ * @param serverServiceAccounts ServiceAccounts ({@code namespace/name}) a server may run under
+ *     besides the one the operator makes for it
+ * @param operatorServiceAccount the operator's own ServiceAccount (in {@code namespace}), which no
+ *     server may name; null when unknown
  */
 public record OperatorOptions(
     String namespace,
@@ -39,7 +47,11 @@ public record OperatorOptions(
     int reconcileThreads,
     Duration handoverGrace,
     String webhookServerImage,
-    Coordination coordination) {
+    Coordination coordination,
+    java.util.Set<String> serverNamespaces,
+    java.util.List<String> serverImageRepositories,
+    java.util.Set<String> serverServiceAccounts,
+    String operatorServiceAccount) {
 
   public static final double DEFAULT_FANOUT_QPS = 50.0;
 
@@ -71,6 +83,48 @@ public record OperatorOptions(
     if (reconcileThreads < 1) {
       throw new IllegalArgumentException("--max-concurrent-reconciles must be at least 1");
     }
+    serverNamespaces = java.util.Set.copyOf(serverNamespaces);
+    serverImageRepositories = java.util.List.copyOf(serverImageRepositories);
+    serverServiceAccounts = java.util.Set.copyOf(serverServiceAccounts);
+    if (operatorServiceAccount != null && operatorServiceAccount.isBlank()) {
+      operatorServiceAccount = null;
+    }
+    serverPolicy(
+        namespace,
+        webhookServerImage,
+        serverNamespaces,
+        serverImageRepositories,
+        serverServiceAccounts,
+        operatorServiceAccount);
+  }
+
+  /** What a ConversionWebhookServer may ask the operator to run (image, account, namespace). */
+  public dev.versio.operator.server.ServerSpecPolicy serverPolicy() {
+    return serverPolicy(
+        namespace,
+        webhookServerImage,
+        serverNamespaces,
+        serverImageRepositories,
+        serverServiceAccounts,
+        operatorServiceAccount);
+  }
+
+  private static dev.versio.operator.server.ServerSpecPolicy serverPolicy(
+      String namespace,
+      String webhookServerImage,
+      java.util.Set<String> serverNamespaces,
+      java.util.List<String> serverImageRepositories,
+      java.util.Set<String> serverServiceAccounts,
+      String operatorServiceAccount) {
+    return new dev.versio.operator.server.ServerSpecPolicy(
+        namespace,
+        serverNamespaces,
+        serverImageRepositories.isEmpty()
+            ? java.util.List.of(
+                dev.versio.operator.server.ServerSpecPolicy.repositoryOf(webhookServerImage))
+            : serverImageRepositories,
+        serverServiceAccounts,
+        operatorServiceAccount);
   }
 
   /** Defaults for a namespace: both kinds, ops on a free loopback port, no admission. */
@@ -110,6 +164,10 @@ public record OperatorOptions(
     b.reconcileThreads = reconcileThreads;
     b.webhookServerImage = webhookServerImage;
     b.coordination = coordination;
+    b.serverNamespaces = serverNamespaces;
+    b.serverImageRepositories = serverImageRepositories;
+    b.serverServiceAccounts = serverServiceAccounts;
+    b.operatorServiceAccount = operatorServiceAccount;
     return b;
   }
 
@@ -129,6 +187,10 @@ public record OperatorOptions(
     private int reconcileThreads = 1;
     private String webhookServerImage = DEFAULT_WEBHOOK_SERVER_IMAGE;
     private Coordination coordination = Coordination.defaults(Coordination.randomReplicaId());
+    private java.util.Set<String> serverNamespaces = java.util.Set.of();
+    private java.util.List<String> serverImageRepositories = java.util.List.of();
+    private java.util.Set<String> serverServiceAccounts = java.util.Set.of();
+    private String operatorServiceAccount;
 
     public Builder(String namespace) {
       this.namespace = namespace;
@@ -205,7 +267,35 @@ public record OperatorOptions(
           reconcileThreads,
           handoverGrace,
           webhookServerImage,
-          coordination);
+          coordination,
+          serverNamespaces,
+          serverImageRepositories,
+          serverServiceAccounts,
+          operatorServiceAccount);
+    }
+
+    /** Namespaces besides the operator's where servers may put children ({@code *}: any). */
+    public Builder serverNamespaces(java.util.Collection<String> value) {
+      serverNamespaces = java.util.Set.copyOf(value);
+      return this;
+    }
+
+    /** Image repositories a server may name (empty: that of the webhook-server image). */
+    public Builder serverImageRepositories(java.util.Collection<String> value) {
+      serverImageRepositories = java.util.List.copyOf(value);
+      return this;
+    }
+
+    /** ServiceAccounts ({@code namespace/name}) a server may run under. */
+    public Builder serverServiceAccounts(java.util.Collection<String> value) {
+      serverServiceAccounts = java.util.Set.copyOf(value);
+      return this;
+    }
+
+    /** The operator's own ServiceAccount name, which no server may name (null: unknown). */
+    public Builder operatorServiceAccount(String value) {
+      operatorServiceAccount = value;
+      return this;
     }
 
     public Builder webhookServerImage(String value) {

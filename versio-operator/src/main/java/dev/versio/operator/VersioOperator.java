@@ -72,7 +72,8 @@ public final class VersioOperator implements AutoCloseable {
   private KubernetesClient writeClient;
 
   private VersioOperator(KubernetesClient client, OperatorOptions options) {
-    this.cache = new ClusterCache(client, options.xrdSupport());
+    this.cache =
+        new ClusterCache(client, options.xrdSupport(), options.serverPolicy().childNamespaces());
     metrics.configPhases(
         java.util.Map.of(
             "CRDConversionConfig",

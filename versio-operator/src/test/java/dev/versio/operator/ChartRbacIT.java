@@ -59,8 +59,11 @@ class ChartRbacIT {
     Crds.awaitEstablished(admin, target);
     var caBundle = OperatorFixture.writeCertificate(certDir);
     int admissionPort = LoopbackPorts.free();
+    // the chart's default: servers' children only in the operator's namespace, watched there
     var options =
-        OperatorFixture.options()
+        OperatorFixture.options().toBuilder()
+            .serverNamespaces(List.of())
+            .build()
             .withAdmission(
                 new Admission(
                     admissionPort,

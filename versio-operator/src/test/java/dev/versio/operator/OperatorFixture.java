@@ -100,11 +100,16 @@ final class OperatorFixture {
         .serverSideApply();
   }
 
-  /** Options for tests: ops on a free port, short gate requeues. */
+  /**
+   * Options for tests: ops on a free port, short gate requeues, servers' children in any namespace
+   * (each test puts them in its own).
+   */
   static OperatorOptions options() {
-    return OperatorOptions.defaults(NAMESPACE)
-        .withGateRequeue(Duration.ofSeconds(1))
-        .withDeletionRequeue(Duration.ofSeconds(1));
+    return OperatorOptions.defaults(NAMESPACE).toBuilder()
+        .serverNamespaces(java.util.List.of(dev.versio.operator.server.ServerSpecPolicy.ANY))
+        .gateRequeue(Duration.ofSeconds(1))
+        .deletionRequeue(Duration.ofSeconds(1))
+        .build();
   }
 
   /**

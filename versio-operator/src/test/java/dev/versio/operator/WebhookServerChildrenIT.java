@@ -34,6 +34,11 @@ class WebhookServerChildrenIT {
 
   private static void awaitServiceReady(
       KubernetesClient client, String server, String status, String reason) {
+    awaitCondition(client, server, "ServiceReady", status, reason);
+  }
+
+  private static void awaitCondition(
+      KubernetesClient client, String server, String type, String status, String reason) {
     await()
         .atMost(Duration.ofSeconds(30))
         .until(
@@ -41,8 +46,7 @@ class WebhookServerChildrenIT {
             s ->
                 s != null
                     && s.getStatus() != null
-                    && dev.versio.operator.status.Conditions.find(
-                            s.getStatus().conditions, "ServiceReady")
+                    && dev.versio.operator.status.Conditions.find(s.getStatus().conditions, type)
                         .map(c -> status.equals(c.getStatus()) && reason.equals(c.getReason()))
                         .orElse(false));
   }
@@ -55,6 +59,72 @@ class WebhookServerChildrenIT {
             .withName(name)
             .get()
         != null;
+  }
+
+  @Test
+  void aServerAskingForAnImageOrNamespaceTheOperatorMayNotUseGetsNoChildrenUntilItsSpecIsFixed(
+      KubernetesClient client, KubeTestScope scope) throws Exception {
+    OperatorFixture.installVersioCrds(client);
+    var namespace = scope.namespace();
+    var name = scope.name("refused");
+    var elsewhere = scope.name("elsewhere");
+    // production defaults: children only in the operator's namespace and the one allowed here,
+    // cached per namespace; images only from the operator's repository
+    var options =
+        OperatorFixture.options().toBuilder()
+            .serverNamespaces(java.util.List.of(namespace))
+            .build();
+    try (var operator = OperatorFixture.start(client, options, Clock.systemUTC())) {
+      var server = OperatorFixture.serviceModeServer(name, namespace);
+      server.getSpec().image = new dev.versio.api.server.ConversionWebhookServerSpec.Image();
+      server.getSpec().image.repository = "evil.example/miner";
+      client.resource(server).create();
+      client.resource(OperatorFixture.serviceModeServer(elsewhere, "kube-system")).create();
+
+      awaitCondition(client, name, "Available", "False", "SpecRefused");
+      awaitCondition(client, elsewhere, "Available", "False", "SpecRefused");
+      assertThat(client.resources(ConversionWebhookServer.class).withName(name).get().getStatus())
+          .extracting(s -> dev.versio.operator.status.Conditions.find(s.conditions, "Available"))
+          .asString()
+          .contains(
+              "spec.image.repository 'evil.example/miner' is not an allowed image repository");
+      var child = name + "-webhook-server";
+      assertThat(client.apps().deployments().inNamespace(namespace).withName(child).get()).isNull();
+      assertThat(client.serviceAccounts().inNamespace(namespace).withName(child).get()).isNull();
+      assertThat(
+              client
+                  .apps()
+                  .deployments()
+                  .inNamespace("kube-system")
+                  .withName(elsewhere + "-webhook-server")
+                  .get())
+          .isNull();
+
+      // the fix: no image of its own, so the operator's; the children appear, and the watch of
+      // the allowed namespace sees the Deployment (its status is read from the cache)
+      client
+          .resources(ConversionWebhookServer.class)
+          .withName(name)
+          .edit(
+              s -> {
+                s.getSpec().image = null;
+                return s;
+              });
+      awaitDeployment(client, namespace, child, d -> true);
+      OperatorFixture.writeDeploymentStatusAsTheControllerWould(client, namespace, child, 2);
+      awaitCondition(client, name, "Available", "True", "DeploymentAvailable");
+
+      for (var s : java.util.List.of(name, elsewhere)) {
+        client.resources(ConversionWebhookServer.class).withName(s).delete();
+      }
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  client.resources(ConversionWebhookServer.class).withName(name).get() == null
+                      && client.resources(ConversionWebhookServer.class).withName(elsewhere).get()
+                          == null);
+    }
   }
 
   @Test

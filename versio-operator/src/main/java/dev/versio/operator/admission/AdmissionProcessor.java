@@ -34,20 +34,23 @@ public final class AdmissionProcessor {
       EngineJson.newMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
   private final KubernetesSerialization kubernetes = new KubernetesSerialization();
   private final ConfigValidator configs;
-  private final ServerValidator servers = new ServerValidator();
+  private final ServerValidator servers;
   private final Supplier<? extends ClusterView> cluster;
   private final Supplier<? extends ClusterView> confirmDenials;
 
   /**
    * @param configs the config rules (knows which kinds are enabled)
+   * @param servers the server rules (knows what the operator may run)
    * @param cluster makes a view of the cluster for one request
    */
-  public AdmissionProcessor(ConfigValidator configs, Supplier<? extends ClusterView> cluster) {
-    this(configs, cluster, null);
+  public AdmissionProcessor(
+      ConfigValidator configs, ServerValidator servers, Supplier<? extends ClusterView> cluster) {
+    this(configs, servers, cluster, null);
   }
 
   /**
    * @param configs the config rules (knows which kinds are enabled)
+   * @param servers the server rules (knows what the operator may run)
    * @param cluster makes a view of the cluster for one request (e.g. the informer caches)
    * @param confirmDenials makes the view a denial is checked against again before it is answered
    *     (the apiserver), or null: a cache can lag a write the same client made just before (set
@@ -56,9 +59,11 @@ public final class AdmissionProcessor {
    */
   public AdmissionProcessor(
       ConfigValidator configs,
+      ServerValidator servers,
       Supplier<? extends ClusterView> cluster,
       Supplier<? extends ClusterView> confirmDenials) {
     this.configs = Objects.requireNonNull(configs, "configs");
+    this.servers = Objects.requireNonNull(servers, "servers");
     this.cluster = Objects.requireNonNull(cluster, "cluster");
     this.confirmDenials = confirmDenials;
   }

@@ -115,7 +115,10 @@ public final class AdmissionServer implements AutoCloseable {
     material = ensureTls();
     var processor =
         new AdmissionProcessor(
-            new ConfigValidator(options.crdSupport(), options.xrdSupport()), views, confirmDenials);
+            new ConfigValidator(options.crdSupport(), options.xrdSupport()),
+            new ServerValidator(options.serverPolicy()),
+            views,
+            confirmDenials);
     var endpoint = new AdmissionEndpoint(vertx, processor, AdmissionEndpoint.MAX_BODY_BYTES);
     var httpsOptions =
         new HttpServerOptions()

@@ -6,6 +6,7 @@ import dev.versio.api.config.ConversionConfigSpec;
 import dev.versio.api.server.ConversionWebhookServer;
 import dev.versio.api.server.ConversionWebhookServerSpec;
 import dev.versio.api.server.EndpointMatch;
+import dev.versio.operator.server.ServerSpecPolicy;
 import dev.versio.operator.server.children.HeapFromMemoryLimit;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -18,7 +19,8 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * Admission rules for ConversionWebhookServer. CREATE and UPDATE: {@code extraArgs} names no
+ * Admission rules for ConversionWebhookServer. CREATE and UPDATE: the spec keeps to the operator's
+ * {@link ServerSpecPolicy} (image, ServiceAccount, namespace, volumes); {@code extraArgs} names no
  * managed flag; URL mode has a CA bundle; a sharding weight is positive; at most one server is
  * default; while a sharding pool exists the default server is in it. DELETE: refused while configs
  * are served by the server, unless it carries {@value #FORCE_DELETE_ANNOTATION}{@code : "true"}.
@@ -29,6 +31,13 @@ public final class ServerValidator {
 
   /** How many config names a delete denial spells out. */
   static final int MAX_NAMED = 10;
+
+  private final ServerSpecPolicy policy;
+
+  /** Validates servers against {@code policy}: what the operator may run for their authors. */
+  public ServerValidator(ServerSpecPolicy policy) {
+    this.policy = Objects.requireNonNull(policy, "policy");
+  }
 
   /**
    * Validates {@code server} as it would be stored by a CREATE or UPDATE.
@@ -41,6 +50,10 @@ public final class ServerValidator {
     var spec = server.getSpec();
     if (spec == null) {
       return Verdict.allow();
+    }
+    var refusals = policy.refusals(server);
+    if (!refusals.isEmpty()) {
+      return Verdict.deny(self + ": " + String.join("; ", refusals));
     }
     if (spec.extraArgs != null) {
       for (int i = 0; i < spec.extraArgs.size(); i++) {

@@ -37,6 +37,7 @@ public final class ClusterCache implements AutoCloseable {
   public static final String XRD_API_VERSION = XrdApi.API_VERSION;
   public static final String XRD_KIND = XrdApi.KIND;
   static final String BY_TARGET = "byTarget";
+  private static final String MANAGED_BY = "app.kubernetes.io/managed-by";
 
   /** Crossplane's XRD API, named explicitly: discovery may lag behind the moment it appears. */
   public static final ResourceDefinitionContext XRD_CONTEXT = XrdApi.CONTEXT;
@@ -46,11 +47,11 @@ public final class ClusterCache implements AutoCloseable {
   private final SharedIndexInformer<ConversionWebhookServer> servers;
   private final SharedIndexInformer<CRDConversionConfig> crdConfigs;
   private final SharedIndexInformer<XRDConversionConfig> xrdConfigs;
-  private final SharedIndexInformer<Secret> secrets;
-  private final SharedIndexInformer<io.fabric8.kubernetes.api.model.apps.Deployment>
+  private final NamespacedInformers<Secret> secrets;
+  private final NamespacedInformers<io.fabric8.kubernetes.api.model.apps.Deployment>
       childDeployments;
-  private final SharedIndexInformer<io.fabric8.kubernetes.api.model.Service> childServices;
-  private final SharedIndexInformer<Lease> servedTargetLeases;
+  private final NamespacedInformers<io.fabric8.kubernetes.api.model.Service> childServices;
+  private final NamespacedInformers<Lease> servedTargetLeases;
   private volatile SharedIndexInformer<GenericKubernetesResource> xrds;
   private final List<Listener<GenericKubernetesResource>> xrdListeners =
       new CopyOnWriteArrayList<>();
@@ -65,7 +66,16 @@ public final class ClusterCache implements AutoCloseable {
     void changed(T old, T now, boolean deleted);
   }
 
+  /** A cache of the servers' children in every namespace. */
   public ClusterCache(KubernetesClient client, boolean watchXrds) {
+    this(client, watchXrds, List.of());
+  }
+
+  /**
+   * @param childNamespaces where servers' children (Secrets, Deployments, Services, served-target
+   *     Leases) live; empty = any namespace (then cached cluster-wide)
+   */
+  public ClusterCache(KubernetesClient client, boolean watchXrds, List<String> childNamespaces) {
     this.client = client;
     this.watchXrds = watchXrds;
     this.crds = client.apiextensions().v1().customResourceDefinitions().runnableInformer(0);
@@ -73,31 +83,38 @@ public final class ClusterCache implements AutoCloseable {
     this.crdConfigs = client.resources(CRDConversionConfig.class).runnableInformer(0);
     this.xrdConfigs = client.resources(XRDConversionConfig.class).runnableInformer(0);
     this.servedTargetLeases =
-        client
-            .leases()
-            .inAnyNamespace()
-            .withLabel(ServedTargetsCodec.SERVER_LABEL)
-            .runnableInformer(0);
+        new NamespacedInformers<>(
+            childNamespaces,
+            ns ->
+                (ns == null ? client.leases().inAnyNamespace() : client.leases().inNamespace(ns))
+                    .withLabel(ServedTargetsCodec.SERVER_LABEL)
+                    .runnableInformer(0));
     this.secrets =
-        client
-            .secrets()
-            .inAnyNamespace()
-            .withLabel("app.kubernetes.io/managed-by", "versio-operator")
-            .runnableInformer(0);
+        new NamespacedInformers<>(
+            childNamespaces,
+            ns ->
+                (ns == null ? client.secrets().inAnyNamespace() : client.secrets().inNamespace(ns))
+                    .withLabel(MANAGED_BY, "versio-operator")
+                    .runnableInformer(0));
     // the webhook servers' Deployments and Services, so an edit of one is reverted at once
     this.childDeployments =
-        client
-            .apps()
-            .deployments()
-            .inAnyNamespace()
-            .withLabel("app.kubernetes.io/managed-by", "versio-operator")
-            .runnableInformer(0);
+        new NamespacedInformers<>(
+            childNamespaces,
+            ns ->
+                (ns == null
+                        ? client.apps().deployments().inAnyNamespace()
+                        : client.apps().deployments().inNamespace(ns))
+                    .withLabel(MANAGED_BY, "versio-operator")
+                    .runnableInformer(0));
     this.childServices =
-        client
-            .services()
-            .inAnyNamespace()
-            .withLabel("app.kubernetes.io/managed-by", "versio-operator")
-            .runnableInformer(0);
+        new NamespacedInformers<>(
+            childNamespaces,
+            ns ->
+                (ns == null
+                        ? client.services().inAnyNamespace()
+                        : client.services().inNamespace(ns))
+                    .withLabel(MANAGED_BY, "versio-operator")
+                    .runnableInformer(0));
     crdConfigs.addIndexers(
         Map.of(BY_TARGET, c -> targetKey(c.getSpec() == null ? null : c.getSpec().targetName())));
     xrdConfigs.addIndexers(
@@ -124,15 +141,14 @@ public final class ClusterCache implements AutoCloseable {
 
   /** Every informer but the XRDs' (which starts when Crossplane's API appears). */
   private List<SharedIndexInformer<?>> fixedInformers() {
-    return List.of(
-        crds,
-        servers,
-        crdConfigs,
-        xrdConfigs,
-        secrets,
-        servedTargetLeases,
-        childDeployments,
-        childServices);
+    var out =
+        new java.util.ArrayList<SharedIndexInformer<?>>(
+            List.of(crds, servers, crdConfigs, xrdConfigs));
+    out.addAll(secrets.informers());
+    out.addAll(servedTargetLeases.informers());
+    out.addAll(childDeployments.informers());
+    out.addAll(childServices.informers());
+    return List.copyOf(out);
   }
 
   /** Starts every informer and waits until the caches are filled. */
@@ -156,8 +172,9 @@ public final class ClusterCache implements AutoCloseable {
           throw new IllegalStateException(
               "the operator's caches did not fill within "
                   + timeout.toSeconds()
-                  + " s; check that it may list and watch CustomResourceDefinitions, Secrets and"
-                  + " versio.dev objects");
+                  + " s; check that it may list and watch CustomResourceDefinitions and versio.dev"
+                  + " objects cluster-wide, and Secrets, Services, Deployments and Leases in the"
+                  + " namespaces it runs servers in (--webhook-server-namespaces)");
         }
         sleep();
       }
@@ -286,16 +303,16 @@ public final class ClusterCache implements AutoCloseable {
   /** A Deployment the operator manages (a server's replicas), from the cache. */
   public Optional<io.fabric8.kubernetes.api.model.apps.Deployment> deployment(
       String namespace, String name) {
-    return Optional.ofNullable(childDeployments.getStore().getByKey(namespace + "/" + name));
+    return childDeployments.get(namespace, name);
   }
 
   /** A Service the operator manages, from the cache. */
   public Optional<io.fabric8.kubernetes.api.model.Service> service(String namespace, String name) {
-    return Optional.ofNullable(childServices.getStore().getByKey(namespace + "/" + name));
+    return childServices.get(namespace, name);
   }
 
   public Optional<Secret> secret(String namespace, String name) {
-    return Optional.ofNullable(secrets.getStore().getByKey(namespace + "/" + name));
+    return secrets.get(namespace, name);
   }
 
   public void onCrd(Listener<CustomResourceDefinition> listener) {

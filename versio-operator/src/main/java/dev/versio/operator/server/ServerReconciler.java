@@ -114,10 +114,14 @@ public final class ServerReconciler
     if (!writer.mayWrite(server)) {
       return UpdateControl.noUpdate();
     }
-    if (!isUrlMode(server)) {
+    // a spec the operator must not run (an image, account, namespace or volume its author may
+    // not use) gets no children written; what already runs stays as it was (admission refuses
+    // such a spec, so this is a server written before the policy or while admission was off)
+    var refusals = options.serverPolicy().refusals(server);
+    if (!isUrlMode(server) && refusals.isEmpty()) {
       applyChildren(server);
     }
-    var observation = observe(server);
+    var observation = refusals.isEmpty() ? observe(server) : refused(observe(server), refusals);
     var previous = server.getStatus();
     var next =
         ServerStatusPolicy.next(
@@ -330,6 +334,24 @@ public final class ServerReconciler
         assigned,
         otherDefaults,
         served.view(name));
+  }
+
+  /** {@code observation} with the server unavailable because its spec is refused. */
+  private static ServerObservation refused(ServerObservation observation, List<String> refusals) {
+    var message =
+        "the operator does not run this spec: "
+            + String.join("; ", refusals)
+            + " (nothing of it is applied until it is fixed)";
+    return new ServerObservation(
+        new Check(false, "SpecRefused", message),
+        observation.certificateReady(),
+        observation.serviceReady(),
+        observation.replicas(),
+        observation.readyReplicas(),
+        observation.endpoint(),
+        observation.assignedConfigs(),
+        observation.otherDefaults(),
+        observation.served());
   }
 
   private UrlProbe.Result probeOf(String name, String url, String caBundle) {

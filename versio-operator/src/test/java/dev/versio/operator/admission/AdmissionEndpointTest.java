@@ -33,7 +33,9 @@ class AdmissionEndpointTest {
 
   @BeforeEach
   void listen() throws Exception {
-    var processor = new AdmissionProcessor(new ConfigValidator(true, true), FakeCluster::new);
+    var processor =
+        new AdmissionProcessor(
+            new ConfigValidator(true, true), FakeCluster.SERVERS, FakeCluster::new);
     endpoint =
         new AdmissionEndpoint(
             vertx, processor, 1024, new InFlightLimits(4, 2, 4096), Duration.ofMillis(500));

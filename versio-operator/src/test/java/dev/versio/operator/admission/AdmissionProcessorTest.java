@@ -20,7 +20,7 @@ class AdmissionProcessorTest {
   private final ObjectMapper json = EngineJson.newMapper();
   private final FakeCluster cluster = new FakeCluster();
   private final AdmissionProcessor processor =
-      new AdmissionProcessor(new ConfigValidator(true, true), () -> cluster);
+      new AdmissionProcessor(new ConfigValidator(true, true), FakeCluster.SERVERS, () -> cluster);
 
   private ObjectNode review(String kind, String operation, Object object, Object oldObject) {
     var review = json.createObjectNode();
@@ -120,7 +120,8 @@ class AdmissionProcessorTest {
     var cached = new FakeCluster().with(defaultServer("old"));
     var live = new FakeCluster().with(FakeCluster.server("old"));
     var confirming =
-        new AdmissionProcessor(new ConfigValidator(true, true), () -> cached, () -> live);
+        new AdmissionProcessor(
+            new ConfigValidator(true, true), FakeCluster.SERVERS, () -> cached, () -> live);
 
     var response = serverResponse(confirming, "UPDATE", defaultServer("new"));
 
@@ -134,7 +135,8 @@ class AdmissionProcessorTest {
     var cached = new FakeCluster().with(defaultServer("old"));
     var live = new FakeCluster().with(defaultServer("old"));
     var confirming =
-        new AdmissionProcessor(new ConfigValidator(true, true), () -> cached, () -> live);
+        new AdmissionProcessor(
+            new ConfigValidator(true, true), FakeCluster.SERVERS, () -> cached, () -> live);
 
     var denied = serverResponse(confirming, "CREATE", defaultServer("new"));
     int liveReads = live.reads;

@@ -26,6 +26,11 @@ import java.util.Set;
 
 /** An in-memory {@link ClusterView} for validator tests; any read can be made to fail. */
 final class FakeCluster implements ClusterView {
+  /** The server rules with the operator's defaults (its namespace, the image versio:latest). */
+  static final ServerValidator SERVERS =
+      new ServerValidator(
+          dev.versio.operator.server.ServerSpecPolicy.strict("versio-system", "versio:latest"));
+
   static final YAMLMapper YAML = EngineJson.configure(YAMLMapper.builder()).build();
 
   final List<CRDConversionConfig> crdConfigs = new ArrayList<>();

@@ -27,7 +27,7 @@ class ServerValidatorTest {
               "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"
                   .getBytes(StandardCharsets.US_ASCII));
 
-  private final ServerValidator validator = new ServerValidator();
+  private final ServerValidator validator = FakeCluster.SERVERS;
   private final FakeCluster cluster = new FakeCluster();
 
   private Verdict write(ConversionWebhookServer server) {
@@ -36,6 +36,21 @@ class ServerValidatorTest {
 
   private Verdict delete(ConversionWebhookServer server) {
     return validator.validateDelete(server, cluster);
+  }
+
+  @Test
+  void aServerAskingTheOperatorToRunWhatItsAuthorMayNotIsDeniedNamingEachField() {
+    var server = FakeCluster.server("team-a");
+    server.getSpec().namespace = "kube-system";
+    server.getSpec().image = new dev.versio.api.server.ConversionWebhookServerSpec.Image();
+    server.getSpec().image.repository = "evil.example/miner";
+
+    var verdict = write(server);
+
+    assertThat(verdict.allowed()).isFalse();
+    assertThat(verdict.message())
+        .startsWith("ConversionWebhookServer/team-a: spec.namespace 'kube-system'")
+        .contains("spec.image.repository 'evil.example/miner' is not an allowed image repository");
   }
 
   @Test
