@@ -3,6 +3,7 @@ package dev.versio.operator;
 import static dev.versio.operator.OperatorFixture.awaitConfig;
 import static dev.versio.operator.OperatorFixture.phase;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.versio.api.server.ConversionWebhookServer;
@@ -176,6 +177,69 @@ class ChartRbacIT {
             .withName(name)
             .get()
         != null;
+  }
+
+  @Test
+  void aConfigAuthorWritesConfigsButCannotWriteAServer(
+      KubernetesClient admin, ControlPlane controlPlane) throws Exception {
+    OperatorFixture.installVersioCrds(admin);
+    // no operator runs here: an admission registration the other test left would refuse every write
+    admin
+        .admissionRegistration()
+        .v1()
+        .validatingWebhookConfigurations()
+        .withName("versio-operator-admission")
+        .delete();
+    var rendered = ExampleStory.repositoryRoot().resolve("deploy/versio.yaml");
+    List<HasMetadata> objects;
+    try (var in = Files.newInputStream(rendered)) {
+      objects = admin.load(in).items();
+    }
+    var role =
+        objects.stream()
+            .filter(o -> o.getMetadata().getName().equals("versio-operator-config-author"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("deploy/versio.yaml has no config-author role"));
+    admin.resource(role).serverSideApply();
+    var author = "team-a-author";
+    admin
+        .resource(
+            new io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder()
+                .withNewMetadata()
+                .withName(author)
+                .endMetadata()
+                .withNewRoleRef(
+                    "rbac.authorization.k8s.io", "ClusterRole", role.getMetadata().getName())
+                .withSubjects(
+                    new SubjectBuilder()
+                        .withKind("User")
+                        .withName(author)
+                        .withApiGroup("rbac.authorization.k8s.io")
+                        .build())
+                .build())
+        .serverSideApply();
+
+    try (var client = controlPlane.clientAs(author)) {
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .untilAsserted(
+              () ->
+                  assertThat(
+                          client
+                              .resource(
+                                  OperatorFixture.renameConfig(
+                                      "authored", "widgets.authored.example.test", "default"))
+                              .create())
+                      .isNotNull());
+      assertThat(client.resources(ConversionWebhookServer.class).list().getItems()).isNotNull();
+      assertThatThrownBy(
+              () -> client.resource(OperatorFixture.serviceModeServer("mine", NAMESPACE)).create())
+          .isInstanceOf(io.fabric8.kubernetes.client.KubernetesClientException.class)
+          .satisfies(
+              e ->
+                  assertThat(((io.fabric8.kubernetes.client.KubernetesClientException) e).getCode())
+                      .isEqualTo(403));
+    }
   }
 
   /**
