@@ -184,6 +184,8 @@ class ForEachAndWhenTest {
         - strategy: FieldRename
           fieldRename: {hubPath: spec.burstLimit, spokePath: spec.burst}
           when: {path: spec.plan, equals: enterprise}
+          acknowledgeLossy: true
+          reason: only enterprise plans have a burst limit
         """);
     var router = router(target, config);
     assertThat(
@@ -212,11 +214,82 @@ class ForEachAndWhenTest {
         - strategy: FieldRename
           fieldRename: {hubPath: spec.a, spokePath: spec.b}
           when: {path: spec.tier, equals: 1}
+          acknowledgeLossy: true
         """));
     assertThat(router.convert(object("spec: {tier: 1.0, a: x}"), "v2", "v1").path("spec").has("b"))
         .isTrue();
     assertThat(router.convert(object("spec: {tier: '1', a: x}"), "v2", "v1").path("spec").has("b"))
         .isFalse();
+  }
+
+  @Test
+  void aWhenGatedRuleIsLossyForTheObjectsItSkipsAndSaysWhichOneLosesWhat() {
+    var target =
+        target(
+            "plan: {type: string}\nburstLimit: {type: integer}",
+            "plan: {type: string}\nburst: {type: integer}");
+    var rule =
+        """
+        - strategy: FieldRename
+          fieldRename: {hubPath: spec.burstLimit, spokePath: spec.burst}
+          when: {path: spec.plan, equals: enterprise}
+        """;
+
+    var diagnostics = rejected(target, spokeRules(rule));
+
+    assertThat(diagnostics)
+        .filteredOn(d -> d.code() == DiagnosticCode.LOSSY_NOT_ACKNOWLEDGED)
+        .extracting(d -> d.message())
+        .satisfiesExactly(
+            h ->
+                assertThat(h)
+                    .contains("hub->spoke conversion is lossy: on objects where spec.plan is not")
+                    .contains("\"enterprise\"")
+                    .contains("the fields it reads are dropped; e.g. spec.plan = ")
+                    .contains("spec.burstLimit = ")
+                    .contains("-> (not kept) -> spec.burstLimit absent"),
+            b ->
+                assertThat(b)
+                    .contains("spoke->hub conversion is lossy")
+                    .contains("spec.burst absent"));
+
+    var acknowledged = spokeRules(rule + "  acknowledgeLossy: true\n");
+    var result = analyzed(target, acknowledged).spokes().getFirst().ruleResults().getFirst();
+    assertThat(result.lossless().hubToSpoke()).isFalse();
+    assertThat(result.lossless().spokeToHub()).isFalse();
+    // the counterexample is real: the object it names loses the field in the whole plan
+    var example = result.counterexamples().getFirst();
+    var object = object("spec: {}");
+    for (var field : example.before()) {
+      if (field.value() != null) {
+        dev.versio.engine.runtime.Tree.set(object, field.path(), field.value());
+      }
+    }
+    var router = router(target, acknowledged);
+    var back = router.convert(router.convert(object, "v2", "v1"), "v1", "v2");
+    assertThat(object.path("spec").has("burstLimit")).isTrue();
+    assertThat(back.path("spec").has("burstLimit")).isFalse();
+  }
+
+  @Test
+  void aWhenGatedRuleThatReadsNothingOnOneSideLosesNothingThere() {
+    var target = target("plan: {type: string}", "plan: {type: string}\ntier: {type: string}");
+    var result =
+        analyzed(
+                target,
+                spokeRules(
+                    """
+            - strategy: DefaultValue
+              defaultValue: {path: spec.tier, existsOn: Spoke, default: gold}
+              when: {path: spec.plan, equals: enterprise}
+              acknowledgeLossy: true
+            """))
+            .spokes()
+            .getFirst()
+            .ruleResults()
+            .getFirst();
+
+    assertThat(result.lossless().hubToSpoke()).isTrue();
   }
 
   @Test

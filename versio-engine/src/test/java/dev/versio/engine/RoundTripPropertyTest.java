@@ -65,6 +65,27 @@ class RoundTripPropertyTest {
               fieldRename: {hubPath: spec.replicas, spokePath: spec.size}
             """)),
         new Case(
+            "when-gated defaultValue: the hub side reads nothing the gate skips",
+            target(
+                """
+            plan: {type: string, enum: [enterprise, team]}
+            burst: {type: integer}
+            name: {type: string}
+            """,
+                """
+            plan: {type: string, enum: [enterprise, team]}
+            burst: {type: integer}
+            tier: {type: string}
+            name: {type: string}
+            """),
+            spokeRules(
+                """
+            - strategy: DefaultValue
+              defaultValue: {path: spec.tier, existsOn: Spoke, default: gold}
+              when: {path: spec.plan, equals: enterprise}
+              acknowledgeLossy: true
+            """)),
+        new Case(
             "enumRemap",
             target(
                 "tier: {type: string, enum: [Premium, Basic, Free]}\nname: {type: string}",

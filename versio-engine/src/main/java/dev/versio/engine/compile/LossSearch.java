@@ -40,6 +40,14 @@ final class LossSearch {
   record Outcome(
       Verdict verdict, Optional<Counterexample> hubToSpoke, Optional<Counterexample> spokeToHub) {
 
+    /** This outcome and {@code other} together: lossless where both are, their witnesses. */
+    Outcome with(Outcome other) {
+      return new Outcome(
+          verdict.and(other.verdict),
+          hubToSpoke.or(other::hubToSpoke),
+          spokeToHub.or(other::spokeToHub));
+    }
+
     /** The witnesses found, hub->spoke first; empty (and nothing allocated) for most rules. */
     List<Counterexample> counterexamples() {
       if (hubToSpoke.isEmpty()) {
@@ -75,7 +83,8 @@ final class LossSearch {
               resolved.hubToSpoke(),
               resolved.spokeToHub(),
               probes,
-              wanted);
+              wanted,
+              null);
       h = found.witness();
       hubToSpoke = found.provenLossless();
     }
@@ -88,11 +97,49 @@ final class LossSearch {
               resolved.spokeToHub(),
               resolved.hubToSpoke(),
               probes,
-              wanted);
+              wanted,
+              null);
       b = found.witness();
       spokeToHub = found.provenLossless();
     }
     return new Outcome(new Verdict(hubToSpoke, spokeToHub), h, b);
+  }
+
+  /**
+   * What a rule gated by {@code when} loses on objects where its condition is false: its ops do
+   * nothing there, so every field it reads on the source side is dropped unless something else
+   * writes it. Probes the rule's fields on objects whose condition field holds another value (or is
+   * absent when its schema admits no other), through {@code forth} and {@code back}, the gated ops.
+   * A direction that reads no field loses nothing.
+   */
+  static Outcome whenFalse(
+      Scope s, Rule rule, dev.versio.engine.rule.RuleOptions.When when, Op forth, Op back) {
+    var probes = new Probes(literals(rule));
+    var hubFields = fields(s, rule, true);
+    var spokeFields = fields(s, rule, false);
+    var onHub = otherThan(s.hub().lookup(when.path()).node(), when, s.hubName(when.path()), probes);
+    var onSpoke =
+        otherThan(
+            s.spokeSchema().lookup(when.path()).node(), when, s.spokeName(when.path()), probes);
+    var h = search("hub->spoke", hubFields, spokeFields, forth, back, probes, true, onHub);
+    var b = search("spoke->hub", spokeFields, hubFields, back, forth, probes, true, onSpoke);
+    return new Outcome(
+        new Verdict(h.witness().isEmpty(), b.witness().isEmpty()), h.witness(), b.witness());
+  }
+
+  /** The condition's field holding a value other than the one the rule is gated on. */
+  private static Counterexample.Field otherThan(
+      SchemaNode node, dev.versio.engine.rule.RuleOptions.When when, String name, Probes probes) {
+    JsonNode other = null;
+    if (node != null) {
+      for (var value : probes.values(node)) {
+        if (!EngineJson.sameValue(value, when.equals())) {
+          other = value;
+          break;
+        }
+      }
+    }
+    return new Counterexample.Field(name, when.path(), other);
   }
 
   private record Search(Optional<Counterexample> witness, boolean exhaustive) {
@@ -108,7 +155,8 @@ final class LossSearch {
       Op forth,
       Op back,
       Probes probes,
-      boolean wanted) {
+      boolean wanted,
+      Counterexample.Field context) {
     boolean finite = sources.stream().allMatch(f -> Probes.finite(f.node()));
     if (sources.isEmpty() || !(wanted || finite)) {
       return new Search(Optional.empty(), false);
@@ -118,7 +166,7 @@ final class LossSearch {
     for (int i = 0; i < sources.size(); i++) {
       combinations *= values.get(i).size() + 1L; // + absent
     }
-    var best = new Best(direction, sources, destinations);
+    var best = new Best(direction, sources, destinations, context);
     if (finite && combinations <= EXHAUSTIVE_LIMIT) {
       var choice = new int[sources.size()];
       for (long n = 0; n < combinations; n++) {
@@ -128,7 +176,7 @@ final class LossSearch {
           choice[i] = (int) (rest % options) - 1; // -1 = absent
           rest /= options;
         }
-        best.consider(input(sources, values, choice), forth, back);
+        best.consider(input(sources, values, choice, context), forth, back);
       }
       return new Search(best.witness(), true);
     }
@@ -141,7 +189,7 @@ final class LossSearch {
       java.util.Arrays.fill(choice, -1);
       for (int v = 0; v < values.get(i).size(); v++) {
         choice[i] = v;
-        best.consider(input(sources, values, choice), forth, back);
+        best.consider(input(sources, values, choice, context), forth, back);
       }
     }
     if (sources.size() > 1) {
@@ -150,7 +198,7 @@ final class LossSearch {
         for (int i = 0; i < choice.length; i++) {
           choice[i] = values.get(i).isEmpty() ? -1 : v % values.get(i).size();
         }
-        best.consider(input(sources, values, choice), forth, back);
+        best.consider(input(sources, values, choice, context), forth, back);
       }
       var random = new Random(sources.size());
       for (int n = 0; n < RANDOM_COMBINATIONS; n++) {
@@ -158,14 +206,21 @@ final class LossSearch {
           int options = values.get(i).size() + 1;
           choice[i] = random.nextInt(options) - 1;
         }
-        best.consider(input(sources, values, choice), forth, back);
+        best.consider(input(sources, values, choice, context), forth, back);
       }
     }
     return new Search(best.witness(), false);
   }
 
-  private static ObjectNode input(List<Field> sources, List<List<JsonNode>> values, int[] choice) {
+  private static ObjectNode input(
+      List<Field> sources,
+      List<List<JsonNode>> values,
+      int[] choice,
+      Counterexample.Field context) {
     var input = EngineJson.nodes().objectNode();
+    if (context != null && context.value() != null) {
+      Tree.set(input, context.path(), context.value().deepCopy());
+    }
     for (int i = 0; i < choice.length; i++) {
       if (choice[i] >= 0) {
         try {
@@ -183,14 +238,24 @@ final class LossSearch {
     private final String direction;
     private final List<Field> sources;
     private final List<Field> destinations;
+    private final Counterexample.Field context;
     private Counterexample witness;
     private long size = Long.MAX_VALUE;
     private long seen;
 
-    Best(String direction, List<Field> sources, List<Field> destinations) {
+    /**
+     * @param context a field every input holds that is not the rule's own (the condition of a
+     *     {@code when}), shown first in a counterexample; or null
+     */
+    Best(
+        String direction,
+        List<Field> sources,
+        List<Field> destinations,
+        Counterexample.Field context) {
       this.direction = direction;
       this.sources = sources;
       this.destinations = destinations;
+      this.context = context;
     }
 
     void consider(ObjectNode input, Op forth, Op back) {
@@ -231,9 +296,15 @@ final class LossSearch {
       }
       if (candidate < size) {
         size = candidate;
+        var shown = before;
+        if (context != null) {
+          shown = new ArrayList<Counterexample.Field>();
+          shown.add(context);
+          shown.addAll(before);
+        }
         witness =
             new Counterexample(
-                direction, before, present(destinations, there), named(sources, before, returned));
+                direction, shown, present(destinations, there), named(sources, before, returned));
       }
     }
 

@@ -103,6 +103,20 @@ final class SpokeCompiler {
                 null);
         h = h == null ? null : new Op.When(when.path(), when.equals(), h);
         b = b == null ? null : new Op.When(when.path(), when.equals(), b);
+        var gated = LossSearch.whenFalse(at, rule, when, h, b);
+        int index = i;
+        if (!rule.options().acknowledgeLossy()) {
+          gated
+              .hubToSpoke()
+              .ifPresent(
+                  e -> whenLoses(at, rule, index, when, "hub->spoke", resolved.hubPaths(), e));
+          gated
+              .spokeToHub()
+              .ifPresent(
+                  e -> whenLoses(at, rule, index, when, "spoke->hub", resolved.spokePaths(), e));
+        }
+        rv = rv.and(gated.verdict());
+        losses = losses.with(gated);
       }
       var origin = origin(s, i, rule);
       if (h != null) {
@@ -131,6 +145,37 @@ final class SpokeCompiler {
     h2s.add(new Op.Passthrough(hubTree, spokeTree), passthrough);
     s2h.add(new Op.Passthrough(spokeTree, hubTree), passthrough);
     return new Outcome(h2s.build(), s2h.build(), verdict, results, uncoveredHub, uncoveredSpoke);
+  }
+
+  /**
+   * A rule gated by {@code when} drops the fields it reads where the condition is false, and its
+   * verdict said nothing about it: an error unless acknowledged.
+   */
+  private static void whenLoses(
+      Scope at,
+      Rule rule,
+      int index,
+      dev.versio.engine.rule.RuleOptions.When when,
+      String direction,
+      List<String> paths,
+      Counterexample example) {
+    at.diagnostics()
+        .error(
+            DiagnosticCode.LOSSY_NOT_ACKNOWLEDGED,
+            paths.isEmpty() ? when.path().toString() : paths.getFirst(),
+            Scope.label(rule)
+                + ": "
+                + direction
+                + " conversion is lossy: on objects where "
+                + when.path()
+                + " is not "
+                + when.equals()
+                + " the rule does not run and the fields it reads are dropped; e.g. "
+                + example.describe(),
+            "set acknowledgeLossy: true with a reason if those objects never carry the fields, or"
+                + " convert both cases in one rule (CEL) instead of gating rules["
+                + index
+                + "] with when");
   }
 
   private Resolved resolve(Scope s, int i, Rule rule) {
