@@ -270,4 +270,41 @@ class CoverageAndRoutingTest {
         .hasMessageContaining("rules[0] (FieldRename) at spec.b")
         .hasMessageContaining("cannot write spec.x.b: 'spec.x' is a string");
   }
+
+  @Test
+  void theRouterNamesTheFirstFieldItsSchemasDoNotDeclareWhichAConversionWouldPassThrough() {
+    var router =
+        router(
+            target(
+                "replicas: {type: integer}\ntls: {type: object, properties: {on: {type: boolean}}}\n"
+                    + "labels: {type: object, additionalProperties: {type: string}}\n"
+                    + "extra: {type: object, x-kubernetes-preserve-unknown-fields: true}",
+                "size: {type: integer}\ntls: {type: object, properties: {on: {type: boolean}}}\n"
+                    + "labels: {type: object, additionalProperties: {type: string}}\n"
+                    + "extra: {type: object, x-kubernetes-preserve-unknown-fields: true}"),
+            spokeRules(
+                """
+            - strategy: FieldRename
+              fieldRename: {hubPath: spec.replicas, spokePath: spec.size}
+            """));
+    var declared =
+        object("spec: {replicas: 1, tls: {on: true}, labels: {any: x}, extra: {any: {thing: 1}}}");
+
+    assertThat(router.firstUnknownField(declared, "v2", "v1")).isEmpty();
+    assertThat(router.firstUnknownField(object("spec: {replicas: 1, added: x}"), "v2", "v1"))
+        .contains("spec.added");
+    assertThat(
+            router.firstUnknownField(
+                object("spec: {tls: {on: true, minVersion: '1.3'}}"), "v1", "v2"))
+        .contains("spec.tls.minVersion");
+    assertThat(router.firstUnknownField(object("spec: {added: x}"), "v2", "v2")).isEmpty();
+    // the field really is passed through untouched: that is what a stale plan must not do silently
+    assertThat(
+            router
+                .convert(object("spec: {replicas: 1, added: x}"), "v2", "v1")
+                .path("spec")
+                .path("added")
+                .asText())
+        .isEqualTo("x");
+  }
 }

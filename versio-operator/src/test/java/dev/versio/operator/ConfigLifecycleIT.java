@@ -3,6 +3,7 @@ package dev.versio.operator;
 import static dev.versio.operator.OperatorFixture.awaitConfig;
 import static dev.versio.operator.OperatorFixture.phase;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.versio.api.config.CRDConversionConfig;
@@ -16,6 +17,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
@@ -252,33 +254,95 @@ class ConfigLifecycleIT {
     createWidget(scope, "w2", 5);
     assertThat(sizeAtV1(scope, "w1")).isEqualTo(3);
     assertThat(sizeAtV1(scope, "w2")).isEqualTo(5);
+    // an object carrying the field the stale plan does not know is refused at v1 instead of
+    // losing it there; at the storage version it reads as it is
+    client
+        .genericKubernetesResources(widgets(scope, "v2"))
+        .inNamespace(scope.namespace())
+        .resource(
+            new GenericKubernetesResourceBuilder()
+                .withApiVersion(scope.apiGroup() + "/v2")
+                .withKind("Widget")
+                .withNewMetadata()
+                .withName("red")
+                .endMetadata()
+                .withAdditionalProperties(
+                    Map.of("spec", Map.of("replicas", 1, "engine", "redis", "color", "red")))
+                .build())
+        .create();
+    assertThatThrownBy(() -> sizeAtV1(scope, "red"))
+        .isInstanceOf(KubernetesClientException.class)
+        .hasMessageContaining("spec.color is not declared by the schemas the plan");
     await()
         .atMost(Duration.ofSeconds(10))
         .untilAsserted(() -> assertThat(eventReasons(name)).contains("Warning/Stale"));
   }
 
   @Test
-  void schemaDriftUnderFailClosedRevertsTheTargetAndRecoversWhenFixed(KubeTestScope scope) {
+  void schemaDriftUnderFailClosedKeepsTheWebhookRefusingEveryConversionAndRecoversWhenFixed(
+      KubeTestScope scope) {
     var name = applied(scope, SERVER, "FailClosed");
     var target = awaitConfig(client, name, phase("Applied")).getSpec().targetName();
+    var before = target(target).getSpec().getConversion();
 
     driftHubSchema(target);
 
+    // the target serves v1 and v2: strategy None would hand out v2 objects as v1 unconverted, so
+    // the webhook stays and refuses; a read at the storage version needs no conversion
     var failed = awaitConfig(client, name, phase("Failed"));
-    assertThat(reason(failed, Conditions.APPLIED)).isEqualTo("False/Reverted");
+    assertThat(reason(failed, Conditions.APPLIED)).isEqualTo("False/FailingClosed");
     assertThat(Conditions.find(failed.getStatus().conditions, Conditions.STALE)).isEmpty();
-    var conversion = target(target).getSpec().getConversion();
-    assertThat(conversion.getStrategy()).isEqualTo("None");
-    assertThat(conversion.getWebhook()).isNull();
-    assertThat(target(target).getMetadata().getAnnotations())
-        .doesNotContainKey("versio.dev/managed-by");
+    assertThat(target(target).getSpec().getConversion()).isEqualTo(before);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThatThrownBy(() -> sizeAtV1(scope, "w1"))
+                    .isInstanceOf(KubernetesClientException.class)
+                    .hasMessageContaining("driftPolicy FailClosed")
+                    .hasMessageContaining("color"));
+    assertThat(
+            client
+                .genericKubernetesResources(widgets(scope, "v2"))
+                .inNamespace(scope.namespace())
+                .withName("w1")
+                .get())
+        .isNotNull();
 
     // the fix: v1 gets the field too, so it maps one to one
     addColor(target, 0); // versions[0] is v1
     awaitConfig(client, name, phase("Applied"));
     assertThat(target(target).getSpec().getConversion().getStrategy()).isEqualTo("Webhook");
-    assertThat(sizeAtV1(scope, "w1")).isEqualTo(3);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .untilAsserted(() -> assertThat(sizeAtV1(scope, "w1")).isEqualTo(3));
     assertThat(eventReasons(name)).contains("Warning/Failed", "Normal/Applied");
+  }
+
+  @Test
+  void schemaDriftUnderFailClosedRevertsATargetThatServesOneVersion(KubeTestScope scope) {
+    var name = applied(scope, SERVER, "FailClosed");
+    var target = awaitConfig(client, name, phase("Applied")).getSpec().targetName();
+
+    // v1 stops being served, and the hub gains a field no rule covers
+    client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .withName(target)
+        .patch(
+            PatchContext.of(PatchType.JSON),
+            "[{\"op\":\"replace\",\"path\":\"/spec/versions/0/served\",\"value\":false},"
+                + "{\"op\":\"add\",\"path\":\"/spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/color\",\"value\":{\"type\":\"string\"}}]");
+
+    var failed = awaitConfig(client, name, phase("Failed"));
+    assertThat(reason(failed, Conditions.APPLIED)).isEqualTo("False/Reverted");
+    var conversion = target(target).getSpec().getConversion();
+    assertThat(conversion.getStrategy()).isEqualTo("None");
+    assertThat(conversion.getWebhook()).isNull();
+    assertThat(target(target).getMetadata().getAnnotations())
+        .doesNotContainKey("versio.dev/managed-by");
   }
 
   @Test

@@ -68,7 +68,10 @@ class RevertFailedIT {
             .withName(target)
             .patch(
                 PatchContext.of(PatchType.JSON),
-                "[{\"op\":\"add\",\"path\":\"/spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/color\",\"value\":{\"type\":\"string\"}}]");
+                // the hub gains a field no rule covers, and v1 is no longer served (FailClosed
+                // reverts only a target serving one version)
+                "[{\"op\":\"add\",\"path\":\"/spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/color\",\"value\":{\"type\":\"string\"}},"
+                    + "{\"op\":\"replace\",\"path\":\"/spec/versions/0/served\",\"value\":false}]");
 
         var failed = awaitConfig(admin, "widgets", s -> appliedReason(s, "RevertFailed"));
         assertThat(failed.getStatus().phase).isEqualTo("Failed");

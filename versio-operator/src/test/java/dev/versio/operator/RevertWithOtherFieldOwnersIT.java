@@ -134,9 +134,20 @@ class RevertWithOtherFieldOwnersIT {
     client.resource(config).create();
     awaitConfig(client, name, phase("Applied"));
 
-    addColor(target, 1); // v2, the hub, gains a field no rule covers
+    // v2, the hub, gains a field no rule covers, and v1 is no longer served: a FailClosed config
+    // reverts only a target serving one version (with more, it keeps the webhook refusing)
+    served(target, 0, false);
+    addColor(target, 1);
 
-    var failed = awaitConfig(client, name, phase("Failed"));
+    var failed =
+        awaitConfig(
+            client,
+            name,
+            s ->
+                "Failed".equals(s.phase)
+                    && Conditions.find(s.conditions, Conditions.APPLIED)
+                        .map(c -> "Reverted".equals(c.getReason()))
+                        .orElse(false));
     assertThat(
             Conditions.find(failed.getStatus().conditions, Conditions.APPLIED)
                 .map(c -> c.getStatus() + "/" + c.getReason()))
@@ -144,6 +155,7 @@ class RevertWithOtherFieldOwnersIT {
     assertReverted(crd(target));
 
     addColor(target, 0); // v1 too: the rules fit again
+    served(target, 0, true);
     awaitConfig(client, name, phase("Applied"));
     assertThat(crd(target).getSpec().getConversion().getStrategy()).isEqualTo("Webhook");
   }
@@ -252,6 +264,21 @@ class RevertWithOtherFieldOwnersIT {
         .genericKubernetesResources(type)
         .withName(live.getMetadata().getName())
         .patch(context, patch.toString());
+  }
+
+  private void served(String target, int index, boolean served) {
+    client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .withName(target)
+        .patch(
+            PatchContext.of(PatchType.JSON),
+            "[{\"op\":\"replace\",\"path\":\"/spec/versions/"
+                + index
+                + "/served\",\"value\":"
+                + served
+                + "}]");
   }
 
   private void addColor(String target, int index) {

@@ -34,6 +34,15 @@ class RegistryTest {
   }
 
   @Test
+  void aConfigThatFailsClosedReplacesTheWorkingRouterWithAPlaceholder() {
+    registry.set("t", router, "crd/t", "gen=1");
+    registry.refuse("t", "crd/t", "bad path (driftPolicy FailClosed)");
+    var entry = registry.get("t").orElseThrow();
+    assertThat(entry.servable()).isFalse();
+    assertThat(entry.lastError()).isEqualTo("bad path (driftPolicy FailClosed)");
+  }
+
+  @Test
   void aFirstFailedCompileLeavesAnErrorOnlyPlaceholder() {
     registry.recordError("t", "crd/t", "CRD t not found");
     assertThat(registry.get("t"))

@@ -10,6 +10,7 @@ import dev.versio.engine.runtime.Scripts;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Converts objects between any two versions of one target, always through the hub (spoke→spoke is
@@ -78,6 +79,25 @@ public final class Router {
     }
     result.set("apiVersion", apiVersions.get(to));
     return result;
+  }
+
+  /**
+   * The first field of {@code object} that the schemas this router was compiled from do not
+   * declare, which converting {@code from} → {@code to} would pass through untouched (below the top
+   * level, outside arrays), or empty. A plan compiled from schemas that have changed since uses it
+   * to refuse what it cannot know how to convert.
+   */
+  public Optional<String> firstUnknownField(JsonNode object, String from, String to) {
+    if (from.equals(to)) {
+      return Optional.empty();
+    }
+    var first = from.equals(config.hubVersion()) ? plan(to).hubToSpoke() : plan(from).spokeToHub();
+    for (var op : first.ops()) {
+      if (op instanceof dev.versio.engine.runtime.Op.Passthrough passthrough) {
+        return Optional.ofNullable(passthrough.firstUnknown(object));
+      }
+    }
+    return Optional.empty();
   }
 
   private Plan plan(String version) {

@@ -372,6 +372,46 @@ public sealed interface Op
       return tree != null && tree.structured();
     }
 
+    /**
+     * The first key this op would copy untouched because neither schema declares it, as a dotted
+     * path (e.g. {@code spec.tls.minVersion}), or null. Arrays are not looked into.
+     */
+    public String firstUnknown(JsonNode input) {
+      if (!input.isObject()) {
+        return null;
+      }
+      for (var entry : input.properties()) {
+        var mine = source.child(entry.getKey());
+        var theirs = other.child(entry.getKey());
+        if (entry.getValue().isObject() && (isStructured(mine) || isStructured(theirs))) {
+          var found = firstUnknown(entry.getValue(), mine, theirs, entry.getKey());
+          if (found != null) {
+            return found;
+          }
+        }
+      }
+      return null;
+    }
+
+    private static String firstUnknown(
+        JsonNode input, KnownTree mine, KnownTree theirs, String path) {
+      for (var entry : input.properties()) {
+        var childMine = isStructured(mine) ? mine.child(entry.getKey()) : null;
+        var childTheirs = isStructured(theirs) ? theirs.child(entry.getKey()) : null;
+        var at = path + "." + entry.getKey();
+        if (childMine == null && childTheirs == null) {
+          return at;
+        }
+        if (entry.getValue().isObject() && (isStructured(childMine) || isStructured(childTheirs))) {
+          var found = firstUnknown(entry.getValue(), childMine, childTheirs, at);
+          if (found != null) {
+            return found;
+          }
+        }
+      }
+      return null;
+    }
+
     /** {@code other} is also the destination schema. */
     private static void walk(
         JsonNode input, KnownTree mine, KnownTree theirs, ObjectNode parentOut, String key) {

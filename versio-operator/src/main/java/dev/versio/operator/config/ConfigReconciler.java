@@ -348,7 +348,12 @@ public abstract class ConfigReconciler<
                 + ConfigAnalyzer.summaryOf(analysis.errors());
         var revert = Revert.NOT_ATTEMPTED;
         if (ConfigStatusPolicy.shouldRevert(config.getStatus(), DriftPolicy.of(spec.driftPolicy))) {
-          revert = revert(targetView);
+          // the deletion guard's rule: with several versions served, strategy None would hand out
+          // unconverted objects; the webhook stays and its replicas refuse the target instead
+          revert =
+              targetView.servedVersions() > 1 && owns(targetView)
+                  ? Revert.FAILING_CLOSED
+                  : revert(targetView);
         }
         return new Observation(
             generation,

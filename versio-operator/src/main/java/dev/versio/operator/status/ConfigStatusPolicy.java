@@ -64,8 +64,23 @@ public final class ConfigStatusPolicy {
     if (policy != DriftPolicy.FAIL_CLOSED || previous == null) {
       return false;
     }
-    return wasApplied(previous) || revertFailedBefore(previous);
+    return wasApplied(previous) || revertFailedBefore(previous) || failingClosed(previous);
   }
+
+  /**
+   * Whether a FailClosed config kept its webhook on a target that serves several versions, whose
+   * replicas refuse every conversion of it: the target still points at the webhook.
+   */
+  public static boolean failingClosed(ConversionConfigStatus previous) {
+    return previous != null
+        && Phase.of(previous.phase) == Phase.FAILED
+        && Conditions.find(previous.conditions, Conditions.APPLIED)
+            .map(c -> FAILING_CLOSED_REASON.equals(c.getReason()))
+            .orElse(false);
+  }
+
+  /** The Applied reason of a FailClosed config that kept its webhook. */
+  public static final String FAILING_CLOSED_REASON = "FailingClosed";
 
   private static boolean revertFailedBefore(ConversionConfigStatus previous) {
     return previous != null
@@ -173,6 +188,22 @@ public final class ConfigStatusPolicy {
                 false,
                 reason,
                 "driftPolicy FailClosed: reverting the target to strategy None failed; retrying",
+                generation,
+                now);
+            Conditions.remove(conditions, Conditions.STALE);
+          }
+          case FAILING_CLOSED -> {
+            to = Phase.FAILED;
+            reason = FAILING_CLOSED_REASON;
+            Conditions.set(
+                conditions,
+                Conditions.APPLIED,
+                false,
+                reason,
+                "driftPolicy FailClosed: the target serves several versions, so it keeps its"
+                    + " webhook (strategy None would hand out unconverted objects) and every"
+                    + " conversion of it fails with the analysis error until the config fits the"
+                    + " schema again",
                 generation,
                 now);
             Conditions.remove(conditions, Conditions.STALE);

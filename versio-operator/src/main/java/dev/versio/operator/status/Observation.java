@@ -111,7 +111,13 @@ public record Observation(
   public enum Revert {
     NOT_ATTEMPTED,
     REVERTED,
-    REVERT_FAILED
+    REVERT_FAILED,
+    /**
+     * Not reverted because the target serves several versions (strategy None would hand out
+     * unconverted objects): it keeps its webhook, whose replicas answer every conversion of the
+     * target with a Failure while the config does not compile.
+     */
+    FAILING_CLOSED
   }
 
   /** Where the gate chain ended. */

@@ -55,7 +55,8 @@ class ConfigStatusPolicyTest {
     APPLIED(Phase.APPLIED),
     STALE(Phase.STALE),
     FAILED_REVERTED(Phase.FAILED),
-    FAILED_REVERT_FAILED(Phase.FAILED);
+    FAILED_REVERT_FAILED(Phase.FAILED),
+    FAILING_CLOSED(Phase.FAILED);
 
     final Phase phase;
 
@@ -92,6 +93,10 @@ class ConfigStatusPolicyTest {
         case FAILED_REVERT_FAILED -> {
           stamp(c, Conditions.VALIDATED, false, "ValidationFailed");
           stamp(c, Conditions.APPLIED, false, "RevertFailed");
+        }
+        case FAILING_CLOSED -> {
+          stamp(c, Conditions.VALIDATED, false, "ValidationFailed");
+          stamp(c, Conditions.APPLIED, false, "FailingClosed");
         }
         default -> throw new IllegalStateException(name());
       }
@@ -232,7 +237,21 @@ class ConfigStatusPolicyTest {
                 no("ValidationFailed"),
                 yes("Applied"),
                 yes("SchemaDrift"))));
-    for (var before : List.of(Before.APPLIED, Before.STALE, Before.FAILED_REVERT_FAILED)) {
+    for (var before :
+        List.of(Before.APPLIED, Before.STALE, Before.FAILED_REVERT_FAILED, Before.FAILING_CLOSED)) {
+      rows.add(
+          argumentSet(
+              before
+                  + " + ValidationFailed, FAILING_CLOSED (several versions served) → Failed,"
+                  + " Applied=False/FailingClosed",
+              new Row(
+                  before,
+                  validationFailed(Revert.FAILING_CLOSED),
+                  Phase.FAILED,
+                  "FailingClosed",
+                  no("ValidationFailed"),
+                  no("FailingClosed"),
+                  ABSENT)));
       rows.add(
           argumentSet(
               before + " + ValidationFailed, REVERTED → Failed, Applied=False/Reverted",
@@ -642,7 +661,8 @@ class ConfigStatusPolicyTest {
         policy == DriftPolicy.FAIL_CLOSED
             && (before == Before.APPLIED
                 || before == Before.STALE
-                || before == Before.FAILED_REVERT_FAILED);
+                || before == Before.FAILED_REVERT_FAILED
+                || before == Before.FAILING_CLOSED);
 
     assertThat(ConfigStatusPolicy.shouldRevert(before.status(), policy)).isEqualTo(expected);
   }

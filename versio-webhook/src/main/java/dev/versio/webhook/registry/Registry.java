@@ -67,6 +67,16 @@ public final class Registry {
     update(target, entry);
   }
 
+  /**
+   * Replaces whatever serves {@code target} with an error-only placeholder: every conversion of it
+   * is answered with a Failure naming {@code error} (a config that fails closed).
+   */
+  public synchronized void refuse(String target, String config, String error) {
+    update(
+        target,
+        new RegistryEntry(target, Optional.empty(), config, null, null, error, clock.instant()));
+  }
+
   /** Drops {@code target} (its config was deleted or is assigned elsewhere). */
   public synchronized void remove(String target) {
     if (!entries.get().containsKey(target)) {

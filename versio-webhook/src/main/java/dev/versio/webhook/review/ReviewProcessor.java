@@ -163,6 +163,10 @@ public final class ReviewProcessor {
               + "; check the status of its CRDConversionConfig/XRDConversionConfig, or retry shortly if it was just created");
     }
     var router = entry.get().router().orElseThrow();
+    // a plan kept after its config stopped compiling against the live schema (KeepServingStale)
+    // does not know fields added since: it refuses an object carrying one instead of passing it
+    // through for the apiserver to prune
+    var staleBecause = entry.get().lastError();
     var converted = EngineJson.nodes().arrayNode(objects.size());
     String from = null;
     String seenApiVersion = null; // objects of one review nearly always share their apiVersion
@@ -200,6 +204,29 @@ public final class ReviewProcessor {
                 + "' is not in the group of desiredAPIVersion '"
                 + desired
                 + "'");
+      }
+      if (staleBecause != null) {
+        var unknown = router.firstUnknownField(object, from, to);
+        if (unknown.isPresent()) {
+          var message =
+              "converting "
+                  + from
+                  + " -> "
+                  + to
+                  + " ("
+                  + describe(object)
+                  + "): "
+                  + unknown.get()
+                  + " is not declared by the schemas the plan of "
+                  + target
+                  + " was compiled from; that plan is stale because "
+                  + entry.get().config()
+                  + " no longer compiles against the live schema ("
+                  + staleBecause
+                  + "), so the object is refused rather than converted without it; fix the"
+                  + " config (see its status)";
+          return failure(apiVersion, uid, ReviewResult.ERROR, from, to, objects.size(), message);
+        }
       }
       try {
         var result = conversion.convert(router, object, from, to);

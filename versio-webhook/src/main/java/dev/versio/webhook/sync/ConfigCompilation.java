@@ -15,7 +15,9 @@ import org.slf4j.LoggerFactory;
  * shared resolver assigns its target to another server; otherwise the config compiled against the
  * live target definition — or the previous result, untouched, when neither the config's nor the
  * target's generation changed since. A config that does not compile yields an entry with the error
- * that keeps any working plan of its target.
+ * that keeps any working plan of its target (it serves stale) — unless its {@code driftPolicy} is
+ * {@code FailClosed}: then the entry has no plan, and every conversion of the target is answered
+ * with a Failure naming the error until the config compiles again.
  */
 final class ConfigCompilation {
   private static final Logger LOG = LoggerFactory.getLogger(ConfigCompilation.class);
@@ -54,6 +56,7 @@ final class ConfigCompilation {
       return Optional.empty();
     }
     var target = spec.targetName();
+    boolean failClosed = "FailClosed".equals(spec.driftPolicy);
     var assignment =
         AssignmentResolver.resolve(
             spec.webhookServerRef == null ? null : spec.webhookServerRef.name,
@@ -84,6 +87,7 @@ final class ConfigCompilation {
           failed(
               target,
               key,
+              failClosed,
               (key.xrd() ? "XRD " : "CRD ")
                   + target
                   + " not found"
@@ -108,18 +112,34 @@ final class ConfigCompilation {
       case TargetCompiler.Outcome.Failed f -> {
         metrics.compile(target, "error", f.reason(), System.nanoTime() - started);
         LOG.warn(
-            "{} for target {} does not compile ({}): {}; keeping any previous plan",
+            "{} for target {} does not compile ({}): {}; {}",
             key,
             target,
             f.reason(),
-            f.message());
-        yield Optional.of(failed(target, key, f.message()));
+            f.message(),
+            failClosed
+                ? "driftPolicy FailClosed: its conversions fail until it compiles"
+                : "keeping any previous plan");
+        yield Optional.of(failed(target, key, failClosed, f.message()));
       }
     };
   }
 
-  /** An entry carrying {@code message}, with the target's working plan if it has one. */
-  private RegistryEntry failed(String target, ConfigKey key, String message) {
+  /**
+   * An entry carrying {@code message}, with the target's working plan if it has one and the config
+   * does not fail closed.
+   */
+  private RegistryEntry failed(String target, ConfigKey key, boolean failClosed, String message) {
+    if (failClosed) {
+      return new RegistryEntry(
+          target,
+          Optional.empty(),
+          key.toString(),
+          null,
+          null,
+          message + " (driftPolicy FailClosed: no conversion of " + target + " until it is fixed)",
+          clock.instant());
+    }
     return registry
         .get(target)
         .map(

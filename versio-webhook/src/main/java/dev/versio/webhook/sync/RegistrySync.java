@@ -237,8 +237,10 @@ public final class RegistrySync implements AutoCloseable {
     }
     if (e.lastError() == null) {
       registry.set(target, e.router().orElseThrow(), e.config(), e.planHash());
-    } else {
+    } else if (e.servable()) {
       registry.recordError(target, e.config(), e.lastError()); // keeps a working router
+    } else {
+      registry.refuse(target, e.config(), e.lastError()); // fails closed: no router at all
     }
   }
 

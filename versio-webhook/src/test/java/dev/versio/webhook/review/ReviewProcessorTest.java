@@ -148,6 +148,55 @@ class ReviewProcessorTest {
   }
 
   @Test
+  void aStalePlanRefusesAnObjectCarryingAFieldItsSchemasDoNotDeclareAndConvertsTheRest()
+      throws Exception {
+    registry.recordError(
+        "widgets.example.com", "crd/widgets", "spec.color is not covered by any rule");
+    var unknown =
+        "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"w1\",\"namespace\":\"team\"},\"spec\":{\"size\":1,\"color\":\"crimson\"}}";
+    var known =
+        "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"b\"},\"spec\":{\"size\":1}}";
+
+    var refused =
+        processor.process("widgets.example.com", review("example.com/v2", known, unknown));
+    var converted = processor.process("widgets.example.com", review("example.com/v2", known));
+
+    assertThat(refused.body().path("response").path("result").path("status").asText())
+        .isEqualTo("Failure");
+    assertThat(refused.body().path("response").path("result").path("message").asText())
+        .contains("spec.color is not declared by the schemas the plan of widgets.example.com")
+        .contains("crd/widgets no longer compiles against the live schema")
+        .contains("(team/w1)")
+        .contains("spec.color is not covered by any rule")
+        .doesNotContain("crimson");
+    assertThat(converted.body().path("response").path("result").path("status").asText())
+        .isEqualTo("Success");
+
+    // negative control: the same object through the plan while it is current converts, and the
+    // field goes through untouched (what the apiserver would then prune at a version without it)
+    registry.set("widgets.example.com", router(), "crd/widgets", "gen=2");
+    var current = processor.process("widgets.example.com", review("example.com/v2", unknown));
+    assertThat(current.body().path("response").path("result").path("status").asText())
+        .isEqualTo("Success");
+  }
+
+  @Test
+  void aTargetWhoseConfigFailsClosedIsRefusedWithTheCompileError() {
+    registry.refuse(
+        "widgets.example.com",
+        "crd/widgets",
+        "spec.color is not covered by any rule (driftPolicy FailClosed: no conversion)");
+
+    var outcome = processor.process("widgets.example.com", review("example.com/v2", V1_OBJECT));
+
+    assertThat(outcome.body().path("response").path("result").path("status").asText())
+        .isEqualTo("Failure");
+    assertThat(outcome.body().path("response").path("result").path("message").asText())
+        .contains("its last compile failed: spec.color is not covered by any rule")
+        .contains("driftPolicy FailClosed");
+  }
+
+  @Test
   void anUnknownTargetIsAFailureReviewNeverAGuess() {
     var outcome = processor.process("gadgets.example.com", review("example.com/v2", V1_OBJECT));
     assertThat(outcome.httpStatus()).isEqualTo(200);
