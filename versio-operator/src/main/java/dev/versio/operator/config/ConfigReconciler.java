@@ -263,6 +263,23 @@ public abstract class ConfigReconciler<
     }
   }
 
+  /**
+   * What a gate step found: the value the next step needs, or the observation that ends the pass.
+   */
+  private record Step<T>(T value, Observation stop) {
+    static <T> Step<T> next(T value) {
+      return new Step<>(value, null);
+    }
+
+    static <T> Step<T> stopAt(Observation observation) {
+      return new Step<>(null, observation);
+    }
+
+    boolean stops() {
+      return stop != null;
+    }
+  }
+
   /** One pass through the gates for one config. */
   private final class Run {
     private final C config;
@@ -281,6 +298,10 @@ public abstract class ConfigReconciler<
       this.target = spec == null || spec.targetName() == null ? "" : spec.targetName();
     }
 
+    /**
+     * The gate chain: each step either stops the pass with what it observed or hands the next one
+     * what it found. The order is the one the status table documents (docs/operator.md).
+     */
     Observation observe() {
       if (spec == null || target.isBlank()) {
         return invalid(
@@ -288,52 +309,100 @@ public abstract class ConfigReconciler<
             InvalidCause.INVALID_CONFIG,
             kind.kind() + " " + name + " has no spec.target" + kind.targetNoun() + ".name; set it");
       }
-      // 1. target
+      var found = findTarget();
+      if (found.stops()) {
+        return found.stop();
+      }
+      var targetView = found.value();
+      var analyzed = analyze(targetView);
+      if (analyzed.stops()) {
+        return analyzed.stop();
+      }
+      var analysis = analyzed.value();
+      var assigned = assign(targetView, analysis);
+      if (assigned.stops()) {
+        return assigned.stop();
+      }
+      var serverName = assigned.value();
+      var established = requireEstablished(targetView, analysis, serverName);
+      if (established.stops()) {
+        return established.stop();
+      }
+      var targetHealthy = established.value();
+      var readyServer = requireReadyServer(targetView, analysis, serverName, targetHealthy);
+      if (readyServer.stops()) {
+        return readyServer.stop();
+      }
+      var server = readyServer.value();
+      var ready = ServerReadyGate.check(server);
+      var endpoint = endpoint(server);
+      var handedOver = awaitHandover(targetView, analysis, server, targetHealthy, ready, endpoint);
+      if (handedOver.stops()) {
+        return handedOver.stop();
+      }
+      var verdict = handedOver.value();
+      var bundle = requireCaBundle(targetView, analysis, server, targetHealthy);
+      if (bundle.stops()) {
+        return bundle.stop();
+      }
+      var caBundle = bundle.value();
+      return applyConversion(
+              targetView, analysis, serverName, targetHealthy, ready, endpoint, caBundle)
+          .withHandover(verdict);
+    }
+
+    /** Step 1: the target exists (and, for an XRD, Crossplane's API is there). */
+    private Step<TargetView> findTarget() {
       if (kind.xrd() && !cache.xrdApiAvailable()) {
-        return new Observation(
-            generation,
-            null,
-            null,
-            null,
-            new Check(false, "XRDApiMissing", "Crossplane's XRD API is not installed"),
-            null,
-            new Outcome.Waiting(
-                WaitCause.XRD_API_MISSING,
-                "Crossplane's XRD API (compositeresourcedefinitions.apiextensions.crossplane.io) is"
-                    + " not installed (or its cache is still filling); the config waits and the"
-                    + " operator picks the API up by itself once Crossplane is installed"));
+        return Step.stopAt(
+            new Observation(
+                generation,
+                null,
+                null,
+                null,
+                new Check(false, "XRDApiMissing", "Crossplane's XRD API is not installed"),
+                null,
+                new Outcome.Waiting(
+                    WaitCause.XRD_API_MISSING,
+                    "Crossplane's XRD API (compositeresourcedefinitions.apiextensions.crossplane.io) is"
+                        + " not installed (or its cache is still filling); the config waits and the"
+                        + " operator picks the API up by itself once Crossplane is installed")));
       }
       var found = kind.target(cache, target);
       if (found.isEmpty()) {
-        return new Observation(
-            generation,
-            null,
-            null,
-            null,
-            new Check(false, "TargetNotFound", kind.targetNoun() + " " + target + " not found"),
-            null,
-            new Outcome.Invalid(
-                InvalidCause.TARGET_NOT_FOUND,
-                "target "
-                    + kind.targetNoun()
-                    + " "
-                    + target
-                    + " not found; create it or fix spec.target"
-                    + kind.targetNoun()
-                    + ".name"));
+        return Step.stopAt(
+            new Observation(
+                generation,
+                null,
+                null,
+                null,
+                new Check(false, "TargetNotFound", kind.targetNoun() + " " + target + " not found"),
+                null,
+                new Outcome.Invalid(
+                    InvalidCause.TARGET_NOT_FOUND,
+                    "target "
+                        + kind.targetNoun()
+                        + " "
+                        + target
+                        + " not found; create it or fix spec.target"
+                        + kind.targetNoun()
+                        + ".name")));
       }
-      var targetView = found.get();
-      // 2-3. rules and analysis against the live schema
+      return Step.next(found.get());
+    }
+
+    /** Steps 2-3: the rules parse and fit the live schema; under FailClosed a misfit acts. */
+    private Step<Analysis> analyze(TargetView targetView) {
       Analysis analysis;
       switch (analyzer.analyze(spec, targetView, kind.xrd())) {
         case ConfigAnalyzer.Result.Unparseable u -> {
           metrics.analyzeFailure(kind.label(), target, "InvalidConfig");
-          return invalid(targetView, InvalidCause.INVALID_CONFIG, u.message());
+          return Step.stopAt(invalid(targetView, InvalidCause.INVALID_CONFIG, u.message()));
         }
         case ConfigAnalyzer.Result.Crashed c -> {
           metrics.analyzeFailure(kind.label(), target, "AnalyzeFailed");
           LOG.error("{} {}: {}", kind.kind(), name, c.message());
-          return invalid(targetView, InvalidCause.ANALYZE_FAILED, c.message());
+          return Step.stopAt(invalid(targetView, InvalidCause.ANALYZE_FAILED, c.message()));
         }
         case ConfigAnalyzer.Result.Analyzed a -> analysis = a.analysis();
       }
@@ -355,16 +424,21 @@ public abstract class ConfigReconciler<
                   ? Revert.FAILING_CLOSED
                   : revert(targetView);
         }
-        return new Observation(
-            generation,
-            targetView.generation(),
-            analysis,
-            null,
-            null,
-            null,
-            new Outcome.ValidationFailed(message, revert));
+        return Step.stopAt(
+            new Observation(
+                generation,
+                targetView.generation(),
+                analysis,
+                null,
+                null,
+                null,
+                new Outcome.ValidationFailed(message, revert)));
       }
-      // 4. assignment
+      return Step.next(analysis);
+    }
+
+    /** Step 4: a server resolves for the target. */
+    private Step<String> assign(TargetView targetView, Analysis analysis) {
       var servers = cache.servers();
       var assignment =
           AssignmentResolver.resolve(
@@ -372,70 +446,115 @@ public abstract class ConfigReconciler<
               target,
               servers.stream().map(ServerView::of).toList());
       if (assignment instanceof Assignment.Unresolved unresolved) {
-        return new Observation(
-            generation,
-            targetView.generation(),
-            analysis,
-            null,
-            null,
-            null,
-            new Outcome.Invalid(InvalidCause.UNRESOLVED_SERVER, unresolved.reason()));
+        return Step.stopAt(
+            new Observation(
+                generation,
+                targetView.generation(),
+                analysis,
+                null,
+                null,
+                null,
+                new Outcome.Invalid(InvalidCause.UNRESOLVED_SERVER, unresolved.reason())));
       }
-      var serverName = ((Assignment.Assigned) assignment).server();
-      // 5. target Established
+      return Step.next(((Assignment.Assigned) assignment).server());
+    }
+
+    /** Step 5: the target is Established; what it found is the TargetHealthy check. */
+    private Step<Check> requireEstablished(
+        TargetView targetView, Analysis analysis, String serverName) {
       if (!targetView.established()) {
         var message = kind.targetNoun() + " " + target + " is not Established yet";
-        return new Observation(
-            generation,
-            targetView.generation(),
-            analysis,
-            serverName,
-            new Check(false, "NotEstablished", message),
-            null,
-            new Outcome.Waiting(WaitCause.NOT_ESTABLISHED, message));
+        return Step.stopAt(
+            new Observation(
+                generation,
+                targetView.generation(),
+                analysis,
+                serverName,
+                new Check(false, "NotEstablished", message),
+                null,
+                new Outcome.Waiting(WaitCause.NOT_ESTABLISHED, message)));
       }
-      var targetHealthy =
-          new Check(true, "Established", kind.targetNoun() + " " + target + " is Established");
-      // 6. server ready
+      return Step.next(
+          new Check(true, "Established", kind.targetNoun() + " " + target + " is Established"));
+    }
+
+    /** Step 6: the assigned server is in the cache and ready. */
+    private Step<ConversionWebhookServer> requireReadyServer(
+        TargetView targetView, Analysis analysis, String serverName, Check targetHealthy) {
       var server = cache.server(serverName).orElse(null);
       if (server == null) {
         var message = "ConversionWebhookServer " + serverName + " is not in the cache yet";
-        return waitingOnServer(targetView, analysis, serverName, targetHealthy, message);
+        return Step.stopAt(
+            waitingOnServer(targetView, analysis, serverName, targetHealthy, message));
       }
       var ready = ServerReadyGate.check(server);
       if (!ready.ok()) {
-        return new Observation(
-            generation,
-            targetView.generation(),
-            analysis,
-            serverName,
-            targetHealthy,
-            ready,
-            new Outcome.Waiting(WaitCause.SERVER_NOT_READY, ready.message()));
-      }
-      // 7. handover: a move waits until every live replica of the destination serves the target
-      var endpoint = endpoint(server);
-      var verdict =
-          handover.judge(kind.kind(), name, target, config.getStatus(), server, endpoint.url());
-      if (!verdict.proceeds()) {
-        return new Observation(
+        return Step.stopAt(
+            new Observation(
                 generation,
                 targetView.generation(),
                 analysis,
                 serverName,
                 targetHealthy,
                 ready,
-                new Outcome.Waiting(WaitCause.HANDOVER, verdict.message()))
-            .withHandover(verdict);
+                new Outcome.Waiting(WaitCause.SERVER_NOT_READY, ready.message())));
       }
-      // 8. caBundle
+      return Step.next(server);
+    }
+
+    /** Step 7: a move waits until every live replica of the destination serves the target. */
+    private Step<dev.versio.operator.gate.HandoverVerdict> awaitHandover(
+        TargetView targetView,
+        Analysis analysis,
+        ConversionWebhookServer server,
+        Check targetHealthy,
+        Check ready,
+        ConversionPatch.Endpoint endpoint) {
+      var verdict =
+          handover.judge(kind.kind(), name, target, config.getStatus(), server, endpoint.url());
+      if (!verdict.proceeds()) {
+        return Step.stopAt(
+            new Observation(
+                    generation,
+                    targetView.generation(),
+                    analysis,
+                    server.getMetadata().getName(),
+                    targetHealthy,
+                    ready,
+                    new Outcome.Waiting(WaitCause.HANDOVER, verdict.message()))
+                .withHandover(verdict));
+      }
+      return Step.next(verdict);
+    }
+
+    /** Step 8: the CA bundle the apiserver verifies the server with (base64). */
+    private Step<String> requireCaBundle(
+        TargetView targetView,
+        Analysis analysis,
+        ConversionWebhookServer server,
+        Check targetHealthy) {
       var bundle = caBundles.bundle(server);
       if (bundle instanceof CaBundleSource.Result.Missing missing) {
-        return waitingOnServer(
-            targetView, analysis, serverName, targetHealthy, "no CA bundle: " + missing.message());
+        return Step.stopAt(
+            waitingOnServer(
+                targetView,
+                analysis,
+                server.getMetadata().getName(),
+                targetHealthy,
+                "no CA bundle: " + missing.message()));
       }
-      var caBundle = ((CaBundleSource.Result.Found) bundle).base64();
-      // 9. server-side apply of spec.conversion
+      return Step.next(((CaBundleSource.Result.Found) bundle).base64());
+    }
+
+    /** Step 9: server-side apply of spec.conversion (steps 7-8, handover and CA bundle, passed). */
+    private Observation applyConversion(
+        TargetView targetView,
+        Analysis analysis,
+        String serverName,
+        Check targetHealthy,
+        Check ready,
+        ConversionPatch.Endpoint endpoint,
+        String caBundle) {
       var body =
           ConversionPatch.apply(
               kind.targetApiVersion(),
@@ -467,23 +586,22 @@ public abstract class ConfigReconciler<
         }
       }
       return new Observation(
-              generation,
-              targetGeneration,
-              analysis,
-              serverName,
-              targetHealthy,
-              ready,
-              new Outcome.Applied(
-                  endpoint.url(),
-                  endpoint.path(),
-                  kind.targetNoun()
-                      + " "
-                      + target
-                      + " converts through ConversionWebhookServer "
-                      + serverName
-                      + " at "
-                      + endpoint.url()))
-          .withHandover(verdict);
+          generation,
+          targetGeneration,
+          analysis,
+          serverName,
+          targetHealthy,
+          ready,
+          new Outcome.Applied(
+              endpoint.url(),
+              endpoint.path(),
+              kind.targetNoun()
+                  + " "
+                  + target
+                  + " converts through ConversionWebhookServer "
+                  + serverName
+                  + " at "
+                  + endpoint.url()));
     }
 
     private Observation waitingOnServer(
