@@ -44,7 +44,7 @@ trap cleanup EXIT
 # name | helm arguments
 value_sets=(
   "defaults|"
-  "everything-on|--set metrics.serviceMonitor.enabled=true --set metrics.prometheusRule.enabled=true --set metrics.dashboards.enabled=true --set networkPolicy.enabled=true --set defaultServer.autoscaling.enabled=true --set webhookServerNamespaces={team-a} --set webhookServerImageRepositories={ghcr.io/acme/} --set webhookServerServiceAccounts={team-a/reader} --set operator.replicas=3"
+  "everything-on|--set metrics.serviceMonitor.enabled=true --set metrics.prometheusRule.enabled=true --set metrics.dashboards.enabled=true --set networkPolicy.enabled=true --set defaultServer.autoscaling.enabled=true --set webhookServerNamespaces={team-a} --set webhookServerImageRepositories={ghcr.io/acme/} --set webhookServerServiceAccounts={team-a/reader} --set targetGroups={*.example.com} --set allowUrlMode=true --set operator.replicas=3"
   "minimum|--set crds.install=false --set admission.enabled=false --set defaultServer.enabled=false --set operator.replicas=1 --set operator.xrdSupport=false --set configAuthorRole.enabled=false"
   "kubernetes-1.20|--kube-version 1.20.2"
 )
@@ -81,6 +81,7 @@ rejections=(
   "--set defaultServer.pdb.minAvailable=half|at '/defaultServer/pdb/minAvailable'"
   "--set webhookServerNamespaces={Team_A}|at '/webhookServerNamespaces/0'"
   "--set webhookServerServiceAccounts={reader}|at '/webhookServerServiceAccounts/0'"
+  "--set targetGroups={ex*ample.com}|at '/targetGroups/0'"
 )
 for rejection in "${rejections[@]}"; do
   args=${rejection%%|*}

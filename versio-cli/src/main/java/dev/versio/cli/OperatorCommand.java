@@ -230,6 +230,25 @@ public final class OperatorCommand implements Callable<Integer> {
   List<String> webhookServerServiceAccounts = new ArrayList<>();
 
   @Option(
+      names = "--target-groups",
+      split = ",",
+      paramLabel = "GROUP",
+      description =
+          "API groups whose CRDs and XRDs consent to every config without their owner's"
+              + " annotation versio.dev/conversion-config: a group, '*.' and a group (the group"
+              + " and its subgroups), or '*' for any (default: none; every target needs the"
+              + " annotation).")
+  List<String> targetGroups = new ArrayList<>();
+
+  @Option(
+      names = "--allow-url-mode",
+      description =
+          "Lets a ConversionWebhookServer name spec.url (the apiserver then calls that address,"
+              + " and the operator probes it): for development, where replicas run outside the"
+              + " cluster. Off by default.")
+  boolean allowUrlMode;
+
+  @Option(
       names = "--operator-service-account",
       defaultValue = "${env:POD_SERVICE_ACCOUNT:-}",
       paramLabel = "NAME",
@@ -355,6 +374,8 @@ public final class OperatorCommand implements Callable<Integer> {
         .serverImageRepositories(trimmed(webhookServerImageRepositories))
         .serverServiceAccounts(trimmed(webhookServerServiceAccounts))
         .operatorServiceAccount(operatorServiceAccount)
+        .targetGroups(trimmed(targetGroups))
+        .allowUrlMode(allowUrlMode)
         .reconcileThreads(reconcileThreads)
         .coordination(coordination())
         .build();

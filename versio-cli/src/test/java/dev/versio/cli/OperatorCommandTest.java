@@ -101,6 +101,25 @@ class OperatorCommandTest {
   }
 
   @Test
+  void targetsNeedTheirOwnersConsentAndUrlModeIsOffUnlessFlagsSayOtherwise() {
+    var strict = options("--admission-service", "s");
+    assertThat(strict.targetGroups()).isEmpty();
+    assertThat(strict.allowUrlMode()).isFalse();
+    assertThat(strict.serverPolicy().urlMode()).isFalse();
+
+    var development =
+        options(
+            "--admission-service",
+            "s",
+            "--target-groups=example.com,*.platform.io",
+            "--allow-url-mode");
+    assertThat(development.targetGroups()).containsExactly("example.com", "*.platform.io");
+    assertThat(development.serverPolicy().urlMode()).isTrue();
+    assertThatThrownBy(() -> options("--admission-service", "s", "--target-groups=ex*ample.com"))
+        .hasMessageContaining("--target-groups");
+  }
+
+  @Test
   void everyFlagReachesTheOptions() {
     var options =
         options(

@@ -32,6 +32,10 @@ import java.util.Objects;
  *     besides the one the operator makes for it
  * @param operatorServiceAccount the operator's own ServiceAccount (in {@code namespace}), which no
  *     server may name; null when unknown
+ * @param targetGroups API groups whose CRDs and XRDs consent to every config without their owner's
+ *     annotation ({@link dev.versio.operator.config.TargetConsent})
+ * @param allowUrlMode whether a server may name a {@code spec.url} (development: the operator then
+ *     probes that address)
  */
 public record OperatorOptions(
     String namespace,
@@ -51,7 +55,9 @@ public record OperatorOptions(
     java.util.Set<String> serverNamespaces,
     java.util.List<String> serverImageRepositories,
     java.util.Set<String> serverServiceAccounts,
-    String operatorServiceAccount) {
+    String operatorServiceAccount,
+    java.util.List<String> targetGroups,
+    boolean allowUrlMode) {
 
   public static final double DEFAULT_FANOUT_QPS = 50.0;
 
@@ -89,13 +95,21 @@ public record OperatorOptions(
     if (operatorServiceAccount != null && operatorServiceAccount.isBlank()) {
       operatorServiceAccount = null;
     }
+    targetGroups = java.util.List.copyOf(targetGroups);
+    new dev.versio.operator.config.TargetConsent(targetGroups);
     serverPolicy(
         namespace,
         webhookServerImage,
         serverNamespaces,
         serverImageRepositories,
         serverServiceAccounts,
-        operatorServiceAccount);
+        operatorServiceAccount,
+        allowUrlMode);
+  }
+
+  /** Which targets let a config take their conversion over. */
+  public dev.versio.operator.config.TargetConsent targetConsent() {
+    return new dev.versio.operator.config.TargetConsent(targetGroups);
   }
 
   /** What a ConversionWebhookServer may ask the operator to run (image, account, namespace). */
@@ -106,7 +120,8 @@ public record OperatorOptions(
         serverNamespaces,
         serverImageRepositories,
         serverServiceAccounts,
-        operatorServiceAccount);
+        operatorServiceAccount,
+        allowUrlMode);
   }
 
   private static dev.versio.operator.server.ServerSpecPolicy serverPolicy(
@@ -115,7 +130,8 @@ public record OperatorOptions(
       java.util.Set<String> serverNamespaces,
       java.util.List<String> serverImageRepositories,
       java.util.Set<String> serverServiceAccounts,
-      String operatorServiceAccount) {
+      String operatorServiceAccount,
+      boolean allowUrlMode) {
     return new dev.versio.operator.server.ServerSpecPolicy(
         namespace,
         serverNamespaces,
@@ -124,7 +140,8 @@ public record OperatorOptions(
                 dev.versio.operator.server.ServerSpecPolicy.repositoryOf(webhookServerImage))
             : serverImageRepositories,
         serverServiceAccounts,
-        operatorServiceAccount);
+        operatorServiceAccount,
+        allowUrlMode);
   }
 
   /** Defaults for a namespace: both kinds, ops on a free loopback port, no admission. */
@@ -168,6 +185,8 @@ public record OperatorOptions(
     b.serverImageRepositories = serverImageRepositories;
     b.serverServiceAccounts = serverServiceAccounts;
     b.operatorServiceAccount = operatorServiceAccount;
+    b.targetGroups = targetGroups;
+    b.allowUrlMode = allowUrlMode;
     return b;
   }
 
@@ -191,6 +210,8 @@ public record OperatorOptions(
     private java.util.List<String> serverImageRepositories = java.util.List.of();
     private java.util.Set<String> serverServiceAccounts = java.util.Set.of();
     private String operatorServiceAccount;
+    private java.util.List<String> targetGroups = java.util.List.of();
+    private boolean allowUrlMode;
 
     public Builder(String namespace) {
       this.namespace = namespace;
@@ -271,7 +292,21 @@ public record OperatorOptions(
           serverNamespaces,
           serverImageRepositories,
           serverServiceAccounts,
-          operatorServiceAccount);
+          operatorServiceAccount,
+          targetGroups,
+          allowUrlMode);
+    }
+
+    /** API groups whose targets consent to every config ({@code *}: any). */
+    public Builder targetGroups(java.util.Collection<String> value) {
+      targetGroups = java.util.List.copyOf(value);
+      return this;
+    }
+
+    /** Whether servers may use URL mode (development). */
+    public Builder allowUrlMode(boolean value) {
+      allowUrlMode = value;
+      return this;
     }
 
     /** Namespaces besides the operator's where servers may put children ({@code *}: any). */

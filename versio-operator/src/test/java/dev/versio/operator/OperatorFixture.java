@@ -102,11 +102,14 @@ final class OperatorFixture {
 
   /**
    * Options for tests: ops on a free port, short gate requeues, servers' children in any namespace
-   * (each test puts them in its own).
+   * (each test puts them in its own), every target consenting (each test makes its own CRDs), URL
+   * mode on (replicas run as processes here).
    */
   static OperatorOptions options() {
     return OperatorOptions.defaults(NAMESPACE).toBuilder()
         .serverNamespaces(java.util.List.of(dev.versio.operator.server.ServerSpecPolicy.ANY))
+        .targetGroups(java.util.List.of("*"))
+        .allowUrlMode(true)
         .gateRequeue(Duration.ofSeconds(1))
         .deletionRequeue(Duration.ofSeconds(1))
         .build();

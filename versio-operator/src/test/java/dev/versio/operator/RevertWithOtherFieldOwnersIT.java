@@ -165,6 +165,7 @@ class RevertWithOtherFieldOwnersIT {
     var crd = OperatorFixture.widgetCrd(scope.apiGroup(), "widgets", "Widget");
     var manifest = (ObjectNode) json(crd);
     ((ObjectNode) manifest.path("spec")).set("conversion", handWrittenWebhook());
+    handedOver(manifest);
     createClientSide(CRDS, manifest);
     var target = crd.getMetadata().getName();
     Crds.awaitEstablished(client, target);
@@ -186,6 +187,7 @@ class RevertWithOtherFieldOwnersIT {
     // the XRD came with a conversion webhook of its own, which the config replaces
     var xrd = (ObjectNode) story.xrd().deepCopy();
     ((ObjectNode) xrd.path("spec")).set("conversion", handWrittenWebhook());
+    handedOver(xrd);
     createClientSide(XRDS, xrd);
     Crds.apply(
         client, Serialization.unmarshal(story.crd().toString(), CustomResourceDefinition.class));
@@ -208,6 +210,16 @@ class RevertWithOtherFieldOwnersIT {
     // so Crossplane can copy it onto the CRD it generated: None without a webhook is valid there
     CrossplaneStandIn.propagateConversion(client, target);
     assertReverted(crd(target));
+  }
+
+  /** Its owner hands the target's own webhook over to Versio (without it, it stays theirs). */
+  private static void handedOver(ObjectNode manifest) {
+    var metadata = (ObjectNode) manifest.path("metadata");
+    var annotations =
+        metadata.path("annotations").isObject()
+            ? (ObjectNode) metadata.get("annotations")
+            : metadata.putObject("annotations");
+    annotations.put(dev.versio.operator.config.TargetConsent.TAKEOVER_ANNOTATION, "true");
   }
 
   /** A conversion webhook the target had before Versio (a hand-written one, say). */
@@ -235,9 +247,12 @@ class RevertWithOtherFieldOwnersIT {
    */
   private void createClientSide(String collection, JsonNode manifest) {
     var object = (ObjectNode) manifest.deepCopy();
-    ((ObjectNode) object.path("metadata"))
-        .putObject("annotations")
-        .put(LAST_APPLIED, manifest.toString());
+    var metadata = (ObjectNode) object.path("metadata");
+    var annotations =
+        metadata.path("annotations").isObject()
+            ? (ObjectNode) metadata.get("annotations")
+            : metadata.putObject("annotations");
+    annotations.put(LAST_APPLIED, manifest.toString());
     client.raw(
         collection + "?fieldManager=" + CLIENT_SIDE_APPLY,
         "POST",

@@ -235,6 +235,6 @@ public final class StrategyCases {
               new Case(
                   "{p: {type: string}, a: {type: string}}",
                   "{p: {type: string}, b: {type: string}}",
-                  "[{strategy: FieldRename, fieldRename: {hubPath: spec.a, spokePath: spec.b}, when: {path: spec.p, equals: 'on'}}]",
+                  "[{strategy: FieldRename, fieldRename: {hubPath: spec.a, spokePath: spec.b}, when: {path: spec.p, equals: 'on'}, acknowledgeLossy: true}]",
                   "{p: 'on', a: x}")));
 }

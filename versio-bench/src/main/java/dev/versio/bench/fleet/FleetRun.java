@@ -222,6 +222,9 @@ public final class FleetRun {
         var options =
             OperatorOptions.defaults(NAMESPACE).toBuilder()
                 .host("127.0.0.1")
+                // a lab: replicas are processes (URL mode) and every CRD here is the lab's own
+                .allowUrlMode(true)
+                .targetGroups(java.util.List.of("*"))
                 .gateRequeue(Duration.ofSeconds(2))
                 .build();
         try (var operator = VersioOperator.start(client, options, Clock.systemUTC());

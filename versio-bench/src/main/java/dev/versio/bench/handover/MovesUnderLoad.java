@@ -211,6 +211,9 @@ public final class MovesUnderLoad {
       var options =
           OperatorOptions.defaults(NAMESPACE).toBuilder()
               .host("127.0.0.1")
+              // a lab: replicas are processes (URL mode) and every CRD here is the lab's own
+              .allowUrlMode(true)
+              .targetGroups(java.util.List.of("*"))
               .gateRequeue(Duration.ofSeconds(1))
               .deletionRequeue(Duration.ofSeconds(1))
               .admission(

@@ -298,7 +298,13 @@ public final class ServerMemory {
       try (var operatorClient = cp.adminClient();
           var operator =
               VersioOperator.start(
-                  operatorClient, OperatorOptions.defaults(NAMESPACE), Clock.systemUTC())) {
+                  operatorClient,
+                  // a lab: replicas are processes (URL mode), every CRD here is the lab's own
+                  OperatorOptions.defaults(NAMESPACE).toBuilder()
+                      .allowUrlMode(true)
+                      .targetGroups(java.util.List.of("*"))
+                      .build(),
+                  Clock.systemUTC())) {
         double ready = process.awaitReady();
         if (run == 1) {
           var flags = JvmProbe.flags(process.pid());

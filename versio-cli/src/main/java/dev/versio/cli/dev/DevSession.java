@@ -235,7 +235,12 @@ final class DevSession implements AutoCloseable {
             "https://127.0.0.1:" + admissionPort,
             // a local loop is quick: look at waiting configs again every 2 s, not every 15 s
             "--gate-requeue",
-            "2s"),
+            "2s",
+            // development: the replica runs as a process here (URL mode), and every CRD the user
+            // applies to this private control plane may be converted without its annotation
+            "--allow-url-mode",
+            "--target-groups",
+            "*"),
         Map.of("POD_NAME", "versio-operator-dev"));
   }
 

@@ -115,7 +115,8 @@ public final class AdmissionServer implements AutoCloseable {
     material = ensureTls();
     var processor =
         new AdmissionProcessor(
-            new ConfigValidator(options.crdSupport(), options.xrdSupport()),
+            new ConfigValidator(
+                options.crdSupport(), options.xrdSupport(), options.targetConsent()),
             new ServerValidator(options.serverPolicy()),
             views,
             confirmDenials);

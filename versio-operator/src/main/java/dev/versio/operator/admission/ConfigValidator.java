@@ -20,8 +20,9 @@ import java.util.stream.Stream;
  * Admission rules for CRDConversionConfig and XRDConversionConfig (CREATE and UPDATE), in order:
  * the kind is enabled; the spec is well formed (the engine's own structural checks); no other
  * config of either kind targets the same name; the referenced server exists (warning only); and,
- * when the target exists, the config compiles against its live schema exactly as the webhook server
- * compiles it. A missing target is accepted with a warning.
+ * when the target exists, it consents ({@link dev.versio.operator.config.TargetConsent}) and the
+ * config compiles against its live schema exactly as the webhook server compiles it. A missing
+ * target is accepted with a warning.
  */
 public final class ConfigValidator {
   /** At most this many diagnostics are spelled out in one message. */
@@ -33,9 +34,16 @@ public final class ConfigValidator {
   private final ConfigParser parser = new ConfigParser();
   private final Compiler compiler = new Compiler();
 
-  public ConfigValidator(boolean crdSupport, boolean xrdSupport) {
+  private final dev.versio.operator.config.TargetConsent consent;
+
+  /**
+   * @param consent which targets let a config take their conversion over
+   */
+  public ConfigValidator(
+      boolean crdSupport, boolean xrdSupport, dev.versio.operator.config.TargetConsent consent) {
     this.crdSupport = crdSupport;
     this.xrdSupport = xrdSupport;
+    this.consent = java.util.Objects.requireNonNull(consent, "consent");
   }
 
   /**
@@ -159,7 +167,28 @@ public final class ConfigValidator {
               + " DEFINITION.yaml)");
       return Verdict.allow(List.copyOf(warnings));
     }
+    var refusal =
+        consent.refusal(
+            kind.kind(),
+            name,
+            kind.targetKind(),
+            target,
+            definition.get(),
+            annotationsOf(definition.get()));
+    if (refusal.isPresent()) {
+      return Verdict.deny(self + ": " + refusal.get(), List.copyOf(warnings));
+    }
     return live(kind, self, target, definition.get(), parsed, warnings);
+  }
+
+  private static java.util.Map<String, String> annotationsOf(JsonNode definition) {
+    var out = new java.util.HashMap<String, String>();
+    definition
+        .path("metadata")
+        .path("annotations")
+        .properties()
+        .forEach(e -> out.put(e.getKey(), e.getValue().asText()));
+    return out;
   }
 
   private Verdict live(

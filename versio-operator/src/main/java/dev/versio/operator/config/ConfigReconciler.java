@@ -314,6 +314,10 @@ public abstract class ConfigReconciler<
         return found.stop();
       }
       var targetView = found.value();
+      var consented = requireConsent(targetView);
+      if (consented.stops()) {
+        return consented.stop();
+      }
       var analyzed = analyze(targetView);
       if (analyzed.stops()) {
         return analyzed.stop();
@@ -389,6 +393,27 @@ public abstract class ConfigReconciler<
                         + ".name")));
       }
       return Step.next(found.get());
+    }
+
+    /**
+     * Step 1b: the target lets this config take its conversion over (its owner's annotation or an
+     * allowed group), and no webhook someone else manages is on it unless handed over.
+     */
+    private Step<TargetView> requireConsent(TargetView targetView) {
+      var refusal =
+          options
+              .targetConsent()
+              .refusal(
+                  kind.kind(),
+                  name,
+                  kind.targetNoun(),
+                  target,
+                  targetView.json(),
+                  targetView.annotations());
+      if (refusal.isPresent()) {
+        return Step.stopAt(invalid(targetView, InvalidCause.TARGET_NOT_CONSENTING, refusal.get()));
+      }
+      return Step.next(targetView);
     }
 
     /** Steps 2-3: the rules parse and fit the live schema; under FailClosed a misfit acts. */
@@ -570,6 +595,12 @@ public abstract class ConfigReconciler<
       long targetGeneration = targetView.generation();
       if (!ConversionPatch.alreadyApplied(targetView, body)) {
         try {
+          // a webhook handed over by its owner may hold an endpoint of the other kind that only
+          // its owner's field manager can drop: taken out first, or the apply is refused
+          var foreign = ConversionPatch.foreignEndpointReplacement(targetView.json(), body);
+          if (foreign.isPresent()) {
+            writer.jsonPatch(config, kind.targetContext(), target, foreign.get());
+          }
           var stored = timedApply(config, target, body);
           if (stored != null && stored.getMetadata().getGeneration() != null) {
             targetGeneration = stored.getMetadata().getGeneration();

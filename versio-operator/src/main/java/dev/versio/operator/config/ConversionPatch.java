@@ -147,6 +147,47 @@ public final class ConversionPatch {
   }
 
   /**
+   * A JSON Patch that replaces a clientConfig another field manager put on the target with the one
+   * of {@code applyBody} when it holds an endpoint of the other kind ({@code url} where Versio
+   * points at a Service, {@code service} where it points at a URL), or empty. Server-side apply
+   * cannot drop a field it does not own, and the apiserver refuses a clientConfig holding both:
+   * taking over a webhook someone else set up would fail forever. A field Versio's own apply owns
+   * is left to the apply (no extra write).
+   */
+  public static Optional<ArrayNode> foreignEndpointReplacement(
+      JsonNode target, ObjectNode applyBody) {
+    var live = target.path("spec").path("conversion").path("webhook").path("clientConfig");
+    var wanted = applyBody.path("spec").path("conversion").path("webhook").path("clientConfig");
+    for (var field : List.of("url", "service")) {
+      if (live.has(field) && !wanted.has(field) && !ownedByApply(target, field)) {
+        var patch = EngineJson.nodes().arrayNode();
+        var path = "/spec/conversion/webhook/clientConfig";
+        test(patch, path, live);
+        patch.addObject().put("op", "replace").put("path", path).set("value", wanted.deepCopy());
+        return Optional.of(patch);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static boolean ownedByApply(JsonNode target, String clientConfigField) {
+    for (var entry : target.path("metadata").path("managedFields")) {
+      if (FIELD_MANAGER.equals(entry.path("manager").asText(""))
+          && "Apply".equals(entry.path("operation").asText(""))
+          && entry
+              .path("fieldsV1")
+              .path("f:spec")
+              .path("f:conversion")
+              .path("f:webhook")
+              .path("f:clientConfig")
+              .has("f:" + clientConfigField)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * The field managers other than the operator's apply that own part of the target's {@code
    * spec.conversion}, as {@code manager/Operation} (for messages: why apply could not revert).
    */

@@ -121,7 +121,8 @@ public final class ServerReconciler
     if (!isUrlMode(server) && refusals.isEmpty()) {
       applyChildren(server);
     }
-    var observation = refusals.isEmpty() ? observe(server) : refused(observe(server), refusals);
+    var observation =
+        refusals.isEmpty() ? observe(server, true) : refused(observe(server, false), refusals);
     var previous = server.getStatus();
     var next =
         ServerStatusPolicy.next(
@@ -251,7 +252,11 @@ public final class ServerReconciler
     writer.replaceStatus(server, next);
   }
 
-  private ServerObservation observe(ConversionWebhookServer server) {
+  /**
+   * @param probe whether a URL-mode server's address may be probed (not while its spec is refused:
+   *     URL mode off must not leave the operator calling addresses a server names)
+   */
+  private ServerObservation observe(ConversionWebhookServer server, boolean probe) {
     var name = server.getMetadata().getName();
     var assigned = assignedConfigs(name);
     var otherDefaults =
@@ -262,6 +267,20 @@ public final class ServerReconciler
             .sorted()
             .toList();
     var spec = server.getSpec();
+    if (isUrlMode(server) && !probe) {
+      var notProbed = new Check(false, "NotProbed", "the address is not probed: " + spec.url);
+      return new ServerObservation(
+          notProbed,
+          notProbed,
+          new Check(
+              true, "UrlMode", "URL mode: the apiserver would call " + spec.url + " directly"),
+          null,
+          null,
+          spec.url,
+          assigned,
+          otherDefaults,
+          served.view(name));
+    }
     if (isUrlMode(server)) {
       var result = probeOf(server.getMetadata().getName(), spec.url, spec.caBundle);
       return new ServerObservation(

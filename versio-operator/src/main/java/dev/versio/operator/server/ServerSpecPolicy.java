@@ -31,13 +31,16 @@ import java.util.TreeSet;
  *     spec.serviceAccountName}
  * @param operatorServiceAccount the operator's own ServiceAccount name in its namespace, or null
  *     when unknown; never allowed
+ * @param urlMode whether a server may name {@code spec.url} (the operator then probes that address:
+ *     off outside development, so a server author cannot use it to scan the cluster's network)
  */
 public record ServerSpecPolicy(
     String operatorNamespace,
     Set<String> namespaces,
     List<String> imageRepositories,
     Set<String> serviceAccounts,
-    String operatorServiceAccount) {
+    String operatorServiceAccount,
+    boolean urlMode) {
 
   /** The list entry that allows every namespace or every image repository. */
   public static final String ANY = "*";
@@ -87,7 +90,7 @@ public record ServerSpecPolicy(
    */
   public static ServerSpecPolicy strict(String operatorNamespace, String defaultImage) {
     return new ServerSpecPolicy(
-        operatorNamespace, Set.of(), List.of(repositoryOf(defaultImage)), Set.of(), null);
+        operatorNamespace, Set.of(), List.of(repositoryOf(defaultImage)), Set.of(), null, false);
   }
 
   /** The repository of an image reference: without its digest and tag. */
@@ -128,8 +131,18 @@ public record ServerSpecPolicy(
    */
   public List<String> refusals(ConversionWebhookServer server) {
     var spec = server.getSpec();
-    if (spec == null || (spec.url != null && !spec.url.isBlank())) {
-      return List.of(); // URL mode: the operator runs nothing for it
+    if (spec != null && spec.url != null && !spec.url.isBlank()) {
+      // URL mode: the operator runs nothing for it, but probes the address it names
+      return urlMode
+          ? List.of()
+          : List.of(
+              "spec.url is set, but URL mode is off on this operator (the operator would probe"
+                  + " any address a server names); remove spec.url to run the server in the"
+                  + " cluster, or have the operator's admin turn URL mode on for development"
+                  + " (--allow-url-mode, chart value allowUrlMode)");
+    }
+    if (spec == null) {
+      return List.of();
     }
     var out = new ArrayList<String>();
     var namespace =

@@ -74,7 +74,9 @@ public record Observation(
     TARGET_NOT_FOUND("TargetNotFound"),
     INVALID_CONFIG("InvalidConfig"),
     ANALYZE_FAILED("AnalyzeFailed"),
-    UNRESOLVED_SERVER("UnresolvedServer");
+    UNRESOLVED_SERVER("UnresolvedServer"),
+    /** The target does not let this config take its conversion over (TargetConsent). */
+    TARGET_NOT_CONSENTING("TargetNotConsenting");
 
     private final String reason;
 

@@ -35,7 +35,9 @@ class AdmissionEndpointTest {
   void listen() throws Exception {
     var processor =
         new AdmissionProcessor(
-            new ConfigValidator(true, true), FakeCluster.SERVERS, FakeCluster::new);
+            new ConfigValidator(true, true, FakeCluster.ANY_TARGET),
+            FakeCluster.SERVERS,
+            FakeCluster::new);
     endpoint =
         new AdmissionEndpoint(
             vertx, processor, 1024, new InFlightLimits(4, 2, 4096), Duration.ofMillis(500));

@@ -629,7 +629,12 @@ class AdmissionIT {
             443,
             "versio-" + name + "-tls",
             "versio-" + name + "-" + namespace);
-    return with.apply(OperatorOptions.defaults(namespace), admission);
+    return with.apply(
+        OperatorOptions.defaults(namespace).toBuilder()
+            .allowUrlMode(true)
+            .targetGroups(java.util.List.of("*"))
+            .build(),
+        admission);
   }
 
   /**

@@ -20,7 +20,10 @@ class AdmissionProcessorTest {
   private final ObjectMapper json = EngineJson.newMapper();
   private final FakeCluster cluster = new FakeCluster();
   private final AdmissionProcessor processor =
-      new AdmissionProcessor(new ConfigValidator(true, true), FakeCluster.SERVERS, () -> cluster);
+      new AdmissionProcessor(
+          new ConfigValidator(true, true, FakeCluster.ANY_TARGET),
+          FakeCluster.SERVERS,
+          () -> cluster);
 
   private ObjectNode review(String kind, String operation, Object object, Object oldObject) {
     var review = json.createObjectNode();
@@ -121,7 +124,10 @@ class AdmissionProcessorTest {
     var live = new FakeCluster().with(FakeCluster.server("old"));
     var confirming =
         new AdmissionProcessor(
-            new ConfigValidator(true, true), FakeCluster.SERVERS, () -> cached, () -> live);
+            new ConfigValidator(true, true, FakeCluster.ANY_TARGET),
+            FakeCluster.SERVERS,
+            () -> cached,
+            () -> live);
 
     var response = serverResponse(confirming, "UPDATE", defaultServer("new"));
 
@@ -136,7 +142,10 @@ class AdmissionProcessorTest {
     var live = new FakeCluster().with(defaultServer("old"));
     var confirming =
         new AdmissionProcessor(
-            new ConfigValidator(true, true), FakeCluster.SERVERS, () -> cached, () -> live);
+            new ConfigValidator(true, true, FakeCluster.ANY_TARGET),
+            FakeCluster.SERVERS,
+            () -> cached,
+            () -> live);
 
     var denied = serverResponse(confirming, "CREATE", defaultServer("new"));
     int liveReads = live.reads;

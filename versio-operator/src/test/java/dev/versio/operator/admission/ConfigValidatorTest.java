@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class ConfigValidatorTest {
   private static final String CACHES = "caches.example.com";
-  private final ConfigValidator validator = new ConfigValidator(true, true);
+  private final ConfigValidator validator = new ConfigValidator(true, true, FakeCluster.ANY_TARGET);
   private final FakeCluster cluster = new FakeCluster();
 
   private Verdict validate(CRDConversionConfig config) {
@@ -36,7 +36,7 @@ class ConfigValidatorTest {
   @Test
   void aCrdConfigIsRejectedWhileCrdSupportIsDisabled() {
     var verdict =
-        new ConfigValidator(false, true)
+        new ConfigValidator(false, true, FakeCluster.ANY_TARGET)
             .validate(AdmittedConfigKind.CRD, "c", crdConfig("c", CACHES, null).getSpec(), cluster);
 
     assertThat(verdict.allowed()).isFalse();
@@ -51,7 +51,7 @@ class ConfigValidatorTest {
   @Test
   void anXrdConfigIsRejectedWhileXrdSupportIsDisabled() {
     var verdict =
-        new ConfigValidator(true, false)
+        new ConfigValidator(true, false, FakeCluster.ANY_TARGET)
             .validate(
                 AdmittedConfigKind.XRD,
                 "x",
@@ -164,6 +164,38 @@ class ConfigValidatorTest {
     var verdict = validate(example("field-rename/config.yaml", CRDConversionConfig.class));
 
     assertThat(verdict).isEqualTo(Verdict.allow());
+  }
+
+  @Test
+  void aConfigForATargetWhoseOwnerDidNotConsentIsDeniedNamingTheAnnotation() {
+    cluster.withCrd(example("field-rename/crd.yaml"));
+    var config = example("field-rename/config.yaml", CRDConversionConfig.class);
+    var byAnnotation =
+        new ConfigValidator(true, true, dev.versio.operator.config.TargetConsent.byAnnotation());
+
+    var verdict =
+        byAnnotation.validate(
+            AdmittedConfigKind.CRD, config.getMetadata().getName(), config.getSpec(), cluster);
+
+    assertThat(verdict.allowed()).isFalse();
+    assertThat(verdict.message())
+        .contains("does not consent to conversion by CRDConversionConfig/")
+        .contains("versio.dev/conversion-config=");
+
+    var consenting = example("field-rename/crd.yaml").deepCopy();
+    ((com.fasterxml.jackson.databind.node.ObjectNode) consenting.path("metadata"))
+        .putObject("annotations")
+        .put(dev.versio.operator.config.TargetConsent.CONSENT_ANNOTATION, "*");
+    cluster.withCrd(consenting);
+    assertThat(
+            byAnnotation
+                .validate(
+                    AdmittedConfigKind.CRD,
+                    config.getMetadata().getName(),
+                    config.getSpec(),
+                    cluster)
+                .allowed())
+        .isTrue();
   }
 
   @Test

@@ -26,10 +26,23 @@ import java.util.Set;
 
 /** An in-memory {@link ClusterView} for validator tests; any read can be made to fail. */
 final class FakeCluster implements ClusterView {
-  /** The server rules with the operator's defaults (its namespace, the image versio:latest). */
+  /** Every target consents (the rules of most tests here are about something else). */
+  static final dev.versio.operator.config.TargetConsent ANY_TARGET =
+      new dev.versio.operator.config.TargetConsent(java.util.List.of("*"));
+
+  /**
+   * The server rules with the operator's defaults (its namespace, the image versio:latest) and URL
+   * mode on, which most rules here are about.
+   */
   static final ServerValidator SERVERS =
       new ServerValidator(
-          dev.versio.operator.server.ServerSpecPolicy.strict("versio-system", "versio:latest"));
+          new dev.versio.operator.server.ServerSpecPolicy(
+              "versio-system",
+              java.util.Set.of(),
+              java.util.List.of("versio"),
+              java.util.Set.of(),
+              null,
+              true));
 
   static final YAMLMapper YAML = EngineJson.configure(YAMLMapper.builder()).build();
 

@@ -55,6 +55,9 @@ public final class ReplicaMain {
       var options =
           OperatorOptions.defaults(args[2]).toBuilder()
               .coordination(coordination)
+              // as the operator tests: replicas are processes, the CRDs the tests' own
+              .allowUrlMode(true)
+              .targetGroups(java.util.List.of("*"))
               .gateRequeue(Duration.ofSeconds(2))
               .reconcileThreads(Integer.parseInt(args[8]))
               .build();

@@ -18,7 +18,12 @@ class ServerSpecPolicyTest {
   private static final String OPERATOR_NS = "versio-system";
   private final ServerSpecPolicy strict =
       new ServerSpecPolicy(
-          OPERATOR_NS, Set.of(), List.of("ghcr.io/acme/versio"), Set.of(), "versio-operator");
+          OPERATOR_NS,
+          Set.of(),
+          List.of("ghcr.io/acme/versio"),
+          Set.of(),
+          "versio-operator",
+          false);
 
   private static ConversionWebhookServer server() {
     var server = new ConversionWebhookServer();
@@ -49,7 +54,8 @@ class ServerSpecPolicyTest {
                     Set.of(),
                     List.of("versio"),
                     Set.of("versio-system/versio-operator"),
-                    "versio-operator"))
+                    "versio-operator",
+                    false))
         .hasMessageContaining("names the operator's own ServiceAccount");
   }
 
@@ -69,7 +75,8 @@ class ServerSpecPolicyTest {
             Set.of(),
             List.of("versio"),
             Set.of("versio-system/cluster-reader"),
-            "versio-operator");
+            "versio-operator",
+            false);
     assertThat(allowing.refusals(server)).isEmpty();
   }
 
@@ -90,7 +97,8 @@ class ServerSpecPolicyTest {
     assertThat(strict.refusals(server)).hasSize(1);
 
     var prefix =
-        new ServerSpecPolicy(OPERATOR_NS, Set.of(), List.of("ghcr.io/acme/"), Set.of(), null);
+        new ServerSpecPolicy(
+            OPERATOR_NS, Set.of(), List.of("ghcr.io/acme/"), Set.of(), null, false);
     assertThat(prefix.refusals(server)).isEmpty();
     server.getSpec().image.repository = "ghcr.io/acmes/versio";
     assertThat(prefix.refusals(server)).hasSize(1);
@@ -123,13 +131,13 @@ class ServerSpecPolicyTest {
         .contains("(versio-system)");
     var teams =
         new ServerSpecPolicy(
-            OPERATOR_NS, Set.of("team-b", "team-a"), List.of("versio"), Set.of(), null);
+            OPERATOR_NS, Set.of("team-b", "team-a"), List.of("versio"), Set.of(), null, false);
     assertThat(teams.childNamespaces()).containsExactly("versio-system", "team-a", "team-b");
     server.getSpec().namespace = "team-b";
     assertThat(teams.refusals(server)).isEmpty();
     var any =
         new ServerSpecPolicy(
-            OPERATOR_NS, Set.of(ServerSpecPolicy.ANY), List.of("versio"), Set.of(), null);
+            OPERATOR_NS, Set.of(ServerSpecPolicy.ANY), List.of("versio"), Set.of(), null, false);
     assertThat(any.anyNamespace()).isTrue();
     assertThat(any.childNamespaces()).isEmpty();
     server.getSpec().namespace = "kube-system";
@@ -217,13 +225,20 @@ class ServerSpecPolicyTest {
   }
 
   @Test
-  void aUrlModeServerRunsNothingSoNothingIsChecked() {
+  void urlModeIsRefusedUnlessTurnedOnAndThenNothingElseIsCheckedForARunsNothingServer() {
     var server = server();
-    server.getSpec().url = "https://conversions.example:8443";
+    server.getSpec().url = "https://10.0.0.1:6443";
     server.getSpec().namespace = "kube-system";
     server.getSpec().serviceAccountName = "versio-operator";
 
-    assertThat(strict.refusals(server)).isEmpty();
+    assertThat(strict.refusals(server))
+        .singleElement()
+        .asString()
+        .startsWith("spec.url is set, but URL mode is off on this operator")
+        .contains("--allow-url-mode");
+    var development =
+        new ServerSpecPolicy(OPERATOR_NS, Set.of(), List.of("versio"), Set.of(), null, true);
+    assertThat(development.refusals(server)).isEmpty();
   }
 
   @Test

@@ -91,8 +91,9 @@ public final class StrategyCatalog {
     keys.put("reason", "Free text: why the rule exists or why its loss is acceptable.");
     keys.put(
         "when",
-        "Applies the rule only to objects whose `when.path` equals `when.equals`; coverage then"
-            + " is partial, which the compiler warns about.");
+        "Applies the rule only to objects whose `when.path` equals `when.equals`; on the other"
+            + " objects the fields it reads are dropped, so a direction in which it reads a field"
+            + " is lossy and needs `acknowledgeLossy`.");
     return Collections.unmodifiableSequencedMap(keys);
   }
 
