@@ -44,7 +44,7 @@ trap cleanup EXIT
 # name | helm arguments
 value_sets=(
   "defaults|"
-  "everything-on|--set metrics.serviceMonitor.enabled=true --set metrics.prometheusRule.enabled=true --set metrics.dashboards.enabled=true --set networkPolicy.enabled=true --set defaultServer.autoscaling.enabled=true --set webhookServerNamespaces={team-a} --set webhookServerImageRepositories={ghcr.io/acme/} --set webhookServerServiceAccounts={team-a/reader} --set targetGroups={*.example.com} --set allowUrlMode=true --set operator.replicas=3"
+  "everything-on|--set metrics.serviceMonitor.enabled=true --set metrics.prometheusRule.enabled=true --set metrics.dashboards.enabled=true --set networkPolicy.enabled=true --set networkPolicy.webhookFrom[0].ipBlock.cidr=10.0.0.10/32 --set defaultServer.autoscaling.enabled=true --set webhookServerNamespaces={team-a} --set webhookServerImageRepositories={ghcr.io/acme/} --set webhookServerServiceAccounts={team-a/reader} --set targetGroups={*.example.com} --set allowUrlMode=true --set operator.replicas=3"
   "minimum|--set crds.install=false --set admission.enabled=false --set defaultServer.enabled=false --set operator.replicas=1 --set operator.xrdSupport=false --set configAuthorRole.enabled=false"
   "kubernetes-1.20|--kube-version 1.20.2"
 )
