@@ -32,7 +32,8 @@ class LiveSamplesIT {
 
   @Test
   void everyExistingObjectIsRoundTrippedAndAnUnacknowledgedLossNamesTheObjectAndField(
-      KubernetesClient client, ControlPlane controlPlane, KubeTestScope scope) throws Exception {
+      KubernetesClient client, ControlPlane controlPlane, KubeTestScope scope, @TempDir Path dir)
+      throws Exception {
     var story = examples().resolve("kitchen-sink");
     Crds.apply(client, story.resolve("crd.yaml"));
     var namespace = scope.namespace();
@@ -48,7 +49,8 @@ class LiveSamplesIT {
             "test",
             "--live",
             "-c",
-            story.resolve("config.yaml").toString(),
+            // the burst limit dropped by a direction called lossless: a loss only objects show
+            dev.versio.cli.KitchenSinkVariants.droppingTheBurstLimit(examples(), dir).toString(),
             "--kubeconfig",
             controlPlane.kubeconfig().toString(),
             "--page-size",
@@ -60,11 +62,13 @@ class LiveSamplesIT {
     assertThat(code).as("%s%s", out, err).isEqualTo(1);
     var report = new ObjectMapper().readTree(out.toString());
     assertThat(report.path("summary").path("paths").asInt()).isEqualTo(6 * 2);
-    assertThat(report.path("summary").path("fail").asInt()).isEqualTo(1);
+    // every object loses it on its way to v3 and back; v1 keeps it
+    assertThat(report.path("summary").path("fail").asInt()).isEqualTo(6);
     assertThat(report.path("summary").path("error").asInt()).isZero();
     JsonNode failed = null;
     for (var path : report.path("paths")) {
-      if (path.path("result").asText().equals("fail")) {
+      if (path.path("result").asText().equals("fail")
+          && path.path("name").asText().equals("basic")) {
         failed = path;
       }
     }

@@ -351,29 +351,8 @@ class OfflineCommandsTest {
     assertThat(out.toString()).contains("v2->v3").contains("spec.burstLimit");
   }
 
-  /**
-   * The kitchen sink with its when-gated rename taken out and uncovered fields accepted: the burst
-   * limit is dropped by a direction the compiler calls lossless, which only a sample shows.
-   */
   private Path configDroppingTheBurstLimit() throws IOException {
-    var story = examples().resolve("kitchen-sink");
-    var config =
-        Files.readString(story.resolve("config.yaml"))
-            .replace(
-                "    - strategy: FieldRename\n"
-                    + "      fieldRename: {hubPath: spec.burstLimit, spokePath: spec.burst}\n"
-                    + "      when: {path: spec.plan, equals: enterprise}\n"
-                    + "      acknowledgeLossy: true\n",
-                "")
-            .replaceAll("      reason: only enterprise plans have a burst limit.*\n", "")
-            .replace(
-                "  hubVersion: v2\n",
-                "  hubVersion: v2\n  unmappedFieldPolicy: Warn\n"
-                    + "  unmappedFieldReason: the burst limit is being retired\n");
-    assertThat(config).doesNotContain("spec.burstLimit, spokePath").contains("Warn");
-    var path = tmp.resolve("dropping.yaml");
-    Files.writeString(path, config);
-    return path;
+    return dev.versio.cli.KitchenSinkVariants.droppingTheBurstLimit(examples(), tmp);
   }
 
   @Test

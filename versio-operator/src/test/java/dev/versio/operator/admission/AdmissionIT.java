@@ -306,6 +306,44 @@ class AdmissionIT {
   }
 
   @Test
+  void aWhenGatedRuleThatDropsFieldsOnTheObjectsItSkipsIsDeniedUntilAcknowledged(
+      KubeTestScope scope) {
+    var group = scope.apiGroup();
+    var crd = (ObjectNode) FakeCluster.example("kitchen-sink/crd.yaml");
+    // a kind of its own: other tests of this class put their gadgets in the same group
+    var target = "whengadgets." + group;
+    ((ObjectNode) crd.path("metadata")).put("name", target);
+    ((ObjectNode) crd.path("spec")).put("group", group);
+    ((ObjectNode) crd.path("spec"))
+        .putObject("names")
+        .put("kind", "WhenGadget")
+        .put("listKind", "WhenGadgetList")
+        .put("plural", "whengadgets")
+        .put("singular", "whengadget");
+    installCrd(crd);
+    var acknowledged =
+        retarget(FakeCluster.example("kitchen-sink/config.yaml"), scope.name("ack"), target);
+    var unacknowledged = acknowledged.deepCopy();
+    ((ObjectNode) unacknowledged.path("metadata")).put("name", scope.name("unack"));
+    for (var spoke : unacknowledged.path("spec").path("spokes")) {
+      for (var rule : spoke.path("rules")) {
+        if (rule.has("when")) {
+          ((ObjectNode) rule).remove(java.util.List.of("acknowledgeLossy", "reason"));
+        }
+      }
+    }
+
+    var rejected = apiserver.apply(unacknowledged);
+
+    assertThat(rejected.code()).as(rejected.toString()).isEqualTo(403);
+    assertThat(rejected.message())
+        .contains("LOSSY_NOT_ACKNOWLEDGED")
+        .contains("on objects where spec.plan is not \"enterprise\" the rule does not run");
+    var accepted = apiserver.apply(acknowledged);
+    assertThat(accepted.ok()).as(accepted.toString()).isTrue();
+  }
+
+  @Test
   void anXrdConfigIsCompiledAgainstTheLiveXrdOnceCrossplanesApiExists(KubeTestScope scope)
       throws IOException {
     var group = scope.apiGroup();
