@@ -8,16 +8,13 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -131,6 +128,9 @@ public final class RegistrySync implements AutoCloseable {
     return cluster.awaitSynced(timeout);
   }
 
+  /** How long one config's compile may take in the initial sync before it is given up on. */
+  public static final Duration INITIAL_COMPILE_BUDGET = Duration.ofSeconds(30);
+
   /**
    * Compiles every config assigned to this server on {@code workers} threads and installs the
    * result at once. The outcome equals compiling them one by one.
@@ -138,34 +138,65 @@ public final class RegistrySync implements AutoCloseable {
    * @return the number of targets compiled (servable or not)
    */
   public int initialSync(int workers) throws InterruptedException {
+    return initialSync(workers, INITIAL_COMPILE_BUDGET);
+  }
+
+  /**
+   * As {@link #initialSync(int)}; a config whose compile runs longer than {@code budget} gets an
+   * error-only entry for its target (reported, never served) instead of holding readiness for all
+   * the others, and is compiled again once changes are watched.
+   */
+  public int initialSync(int workers, Duration budget) throws InterruptedException {
     var keys = cluster.configKeys();
-    var pool =
-        Executors.newFixedThreadPool(
-            workers, r -> Thread.ofPlatform().name("versio-initial-sync").daemon().unstarted(r));
-    try {
-      var futures = new ArrayList<Future<Optional<RegistryEntry>>>();
-      for (var key : keys) {
-        futures.add(pool.submit(() -> compile(key)));
-      }
-      var targets = new LinkedHashSet<String>();
-      for (int i = 0; i < keys.size(); i++) {
-        try {
-          targets.addAll(claims.update(keys.get(i), futures.get(i).get()));
-        } catch (ExecutionException e) {
-          throw new IllegalStateException(
-              "initial compile of " + keys.get(i) + " failed unexpectedly", e.getCause());
-        }
-      }
-      // the same winner rule as for later changes (TargetClaims), whatever the arrival order
-      var entries = new HashMap<String, RegistryEntry>();
-      for (var target : targets) {
-        claims.winner(target).ifPresent(e -> entries.put(target, e));
-      }
-      registry.replaceAll(entries);
-      return entries.size();
-    } finally {
-      pool.shutdownNow();
+    var outcomes = BoundedCompiles.run(keys, workers, budget, this::compile);
+    var targets = new LinkedHashSet<String>();
+    for (int i = 0; i < keys.size(); i++) {
+      var key = keys.get(i);
+      var entry =
+          switch (outcomes.get(i)) {
+            case BoundedCompiles.Outcome.Done<Optional<RegistryEntry>> done -> done.value();
+            case BoundedCompiles.Outcome.TimedOut<Optional<RegistryEntry>> timedOut ->
+                tooSlow(key, budget);
+            case BoundedCompiles.Outcome.Failed<Optional<RegistryEntry>> failed ->
+                throw new IllegalStateException(
+                    "initial compile of " + key + " failed unexpectedly", failed.cause());
+          };
+      targets.addAll(claims.update(key, entry));
     }
+    // the same winner rule as for later changes (TargetClaims), whatever the arrival order
+    var entries = new HashMap<String, RegistryEntry>();
+    for (var target : targets) {
+      claims.winner(target).ifPresent(e -> entries.put(target, e));
+    }
+    registry.replaceAll(entries);
+    return entries.size();
+  }
+
+  /** The error-only entry of a config whose initial compile ran over its budget. */
+  private Optional<RegistryEntry> tooSlow(ConfigKey key, Duration budget) {
+    var config = cluster.config(key);
+    var spec = config == null ? null : SyncInformers.specOf(config);
+    if (spec == null || spec.targetName() == null) {
+      return Optional.empty();
+    }
+    var message =
+        "compiling "
+            + key
+            + " did not finish within "
+            + budget.toSeconds()
+            + " s at start-up; the replica became ready without it and compiles it again in the"
+            + " background";
+    LOG.warn("{}", message);
+    metrics.compile(spec.targetName(), "error", "CompileTimeout", budget.toNanos());
+    return Optional.of(
+        new RegistryEntry(
+            spec.targetName(),
+            Optional.empty(),
+            key.toString(),
+            null,
+            null,
+            message,
+            clock.instant()));
   }
 
   /** The same as {@link #initialSync} but one config at a time (for comparison in tests). */
