@@ -124,7 +124,10 @@ final class ShapeRules {
   static Resolved singletonArrayToObject(Scope s, int index, Rule.SingletonArrayToObject r) {
     var hub = s.hubNode(r, r.hubPath());
     var spoke = s.spokeNode(r, r.spokePath());
-    if (hub == null || spoke == null) {
+    if (hub == null
+        || spoke == null
+        || !singletonShapes(
+            s, r, hub, r.hubPath(), true, spoke, r.spokePath(), "ObjectToSingletonArray")) {
       return null;
     }
     var ok = s.claimHub(r, index, r.hubPath(), true) & s.claimSpoke(r, index, r.spokePath(), true);
@@ -142,7 +145,10 @@ final class ShapeRules {
   static Resolved objectToSingletonArray(Scope s, int index, Rule.ObjectToSingletonArray r) {
     var hub = s.hubNode(r, r.hubPath());
     var spoke = s.spokeNode(r, r.spokePath());
-    if (hub == null || spoke == null) {
+    if (hub == null
+        || spoke == null
+        || !singletonShapes(
+            s, r, spoke, r.spokePath(), false, hub, r.hubPath(), "SingletonArrayToObject")) {
       return null;
     }
     var ok = s.claimHub(r, index, r.hubPath(), true) & s.claimSpoke(r, index, r.spokePath(), true);
@@ -269,6 +275,79 @@ final class ShapeRules {
   /** Whether an object declares nothing but {@code key} (so wrapping/unwrapping loses nothing). */
   private static boolean onlyKey(SchemaNode object, String key) {
     return object.properties().keySet().stream().allMatch(key::equals);
+  }
+
+  /**
+   * Whether a singleton rule's two sides are what it claims: an array on one side, an object on the
+   * other, and the array's element the same shape as the object all the way down (a nested
+   * singleton or any other difference would be written the wrong shape, which the apiserver refuses
+   * or prunes). Reports the error otherwise, naming the reverse strategy when the sides are
+   * swapped.
+   *
+   * @param arrayOnHub whether the array is the hub side
+   */
+  private static boolean singletonShapes(
+      Scope s,
+      Rule r,
+      SchemaNode array,
+      FieldPath arrayPath,
+      boolean arrayOnHub,
+      SchemaNode object,
+      FieldPath objectPath,
+      String reverse) {
+    var arrayName = arrayOnHub ? s.hubName(arrayPath) : s.spokeName(arrayPath);
+    var objectName = arrayOnHub ? s.spokeName(objectPath) : s.hubName(objectPath);
+    var arraySide = arrayOnHub ? "hub" : "spoke";
+    var objectSide = arrayOnHub ? "spoke" : "hub";
+    var arrayKind = Classification.of(array).kind();
+    var objectKind = Classification.of(object).kind();
+    if (arrayKind != LeafKind.ARRAY || objectKind != LeafKind.OBJECT) {
+      boolean swapped = arrayKind == LeafKind.OBJECT && objectKind == LeafKind.ARRAY;
+      s.diagnostics()
+          .error(
+              DiagnosticCode.TYPE_MISMATCH,
+              arrayName,
+              Scope.label(r)
+                  + ": needs an array on the "
+                  + arraySide
+                  + " side and an object on the "
+                  + objectSide
+                  + " side, but "
+                  + arrayName
+                  + " is "
+                  + arrayKind.wireName()
+                  + " and "
+                  + objectName
+                  + " is "
+                  + objectKind.wireName(),
+              swapped
+                  ? "the sides are the other way round: use " + reverse + " with the same paths"
+                  : "use it where one side is an array of objects and the other that object");
+      return false;
+    }
+    var items = arrayPath.child(FieldPath.ITEMS);
+    var difference =
+        arrayOnHub
+            ? Structures.firstDifference(s.hub(), items, s.spokeSchema(), objectPath)
+            : Structures.firstDifference(s.hub(), objectPath, s.spokeSchema(), items);
+    if (difference != null) {
+      s.diagnostics()
+          .error(
+              DiagnosticCode.SHAPE_MISMATCH,
+              arrayName,
+              Scope.label(r)
+                  + ": the elements of "
+                  + arrayName
+                  + " and "
+                  + objectName
+                  + " differ in shape ("
+                  + difference
+                  + "), so the element would be written the wrong shape",
+              "make the element and the object the same shape, or convert the differing part"
+                  + " with CEL");
+      return false;
+    }
+    return true;
   }
 
   private static boolean atMostOne(SchemaNode array) {
