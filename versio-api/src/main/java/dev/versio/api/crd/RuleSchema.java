@@ -155,6 +155,12 @@ public final class RuleSchema {
         var properties = pair.putObject("properties");
         properties.set("hub", anyValue("The value at the hub (a string, number or boolean)."));
         properties.set("spoke", anyValue("The value at the spoke."));
+        properties.set(
+            "preferred",
+            typed(
+                "boolean",
+                "When several hub values share this spoke value, spoke→hub writes this pair's hub"
+                    + " value."));
         pair.putArray("required").add("hub").add("spoke");
         mapping.set("items", pair);
         yield mapping;

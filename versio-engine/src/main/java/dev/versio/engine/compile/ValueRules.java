@@ -3,6 +3,7 @@ package dev.versio.engine.compile;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.versio.engine.FieldPath;
 import dev.versio.engine.diagnostic.DiagnosticCode;
+import dev.versio.engine.json.EngineJson;
 import dev.versio.engine.rule.Rule;
 import dev.versio.engine.rule.Rule.ExistsOn;
 import dev.versio.engine.rule.Rule.OnUnknown;
@@ -28,16 +29,90 @@ final class ValueRules {
       return null;
     }
     var toSpoke = new HashMap<String, JsonNode>();
-    var toHub = new HashMap<String, JsonNode>();
-    var spokeValues = new HashSet<String>();
-    boolean injective = true;
-    for (var m : r.mapping()) {
-      toSpoke.put(EnumKeys.of(m.hub()), m.spoke());
-      toHub.put(EnumKeys.of(m.spoke()), m.hub());
-      injective &= spokeValues.add(EnumKeys.of(m.spoke()));
-    }
-    injective &= toSpoke.size() == r.mapping().size();
+    var bySpoke = new java.util.LinkedHashMap<String, List<Rule.EnumMapping>>();
     boolean ok = true;
+    for (var m : r.mapping()) {
+      var previous = toSpoke.put(EnumKeys.of(m.hub()), m.spoke());
+      if (previous != null && !EngineJson.sameValue(previous, m.spoke())) {
+        s.diagnostics()
+            .error(
+                DiagnosticCode.ENUM_VALUE_UNMAPPED,
+                s.hubName(r.path()),
+                Scope.label(r)
+                    + ": hub value "
+                    + m.hub()
+                    + " is mapped to both "
+                    + previous
+                    + " and "
+                    + m.spoke()
+                    + "; hub→spoke must know which one to write",
+                "map each hub value once");
+        ok = false;
+      }
+      bySpoke.computeIfAbsent(EnumKeys.of(m.spoke()), k -> new ArrayList<>()).add(m);
+    }
+    // spoke→hub: a spoke value that several hub values share goes back to the one the user
+    // marked preferred, else to the identical one; never to whichever the list names last
+    var toHub = new HashMap<String, JsonNode>();
+    var shared = new ArrayList<String>();
+    for (var entry : bySpoke.values()) {
+      var distinct = new ArrayList<Rule.EnumMapping>();
+      for (var m : entry) {
+        if (distinct.stream().noneMatch(d -> EngineJson.sameValue(d.hub(), m.hub()))) {
+          distinct.add(m);
+        }
+      }
+      var spokeValue = entry.getFirst().spoke();
+      if (distinct.size() == 1) {
+        toHub.put(EnumKeys.of(spokeValue), distinct.getFirst().hub());
+        continue;
+      }
+      var preferred = distinct.stream().filter(Rule.EnumMapping::preferred).toList();
+      var identical =
+          distinct.stream().filter(m -> EngineJson.sameValue(m.hub(), m.spoke())).toList();
+      var hubs = distinct.stream().map(m -> m.hub().toString()).toList();
+      Rule.EnumMapping chosen = null;
+      String why = null;
+      if (preferred.size() == 1) {
+        chosen = preferred.getFirst();
+        why = "preferred";
+      } else if (preferred.isEmpty() && identical.size() == 1) {
+        chosen = identical.getFirst();
+        why = "the identical value";
+      }
+      if (chosen == null) {
+        s.diagnostics()
+            .error(
+                DiagnosticCode.ENUM_VALUE_UNMAPPED,
+                s.spokeName(r.path()),
+                Scope.label(r)
+                    + ": spoke value "
+                    + spokeValue
+                    + " is mapped from hub values "
+                    + String.join(", ", hubs)
+                    + (preferred.size() > 1 ? ", more than one of them preferred" : "")
+                    + "; spoke→hub must be told which one to write, never by the list order",
+                "mark exactly one of those pairs preferred: true, e.g. {hub: "
+                    + distinct.getFirst().hub()
+                    + ", spoke: "
+                    + spokeValue
+                    + ", preferred: true}");
+        ok = false;
+        continue;
+      }
+      toHub.put(EnumKeys.of(spokeValue), chosen.hub());
+      shared.add(
+          "hub values "
+              + String.join(", ", hubs)
+              + " share spoke value "
+              + spokeValue
+              + " (spoke→hub writes "
+              + chosen.hub()
+              + ", "
+              + why
+              + ")");
+    }
+    boolean injective = shared.isEmpty();
     // Static check: with Error, every value the source enum allows must be mapped, and every value
     // written must be allowed by the destination enum.
     if (r.onUnmappedHubValue() == OnUnknown.ERROR) {
@@ -68,8 +143,10 @@ final class ValueRules {
               DiagnosticCode.ENUM_NOT_INJECTIVE,
               s.spokeName(r.path()),
               Scope.label(r)
-                  + ": the mapping is not one-to-one, so spoke→hub cannot tell some hub values apart",
-              "map every hub value to its own spoke value");
+                  + ": the mapping is not one-to-one: "
+                  + String.join("; ", shared)
+                  + ", so a hub value converted to the spoke and back may come back as another",
+              "map every hub value to its own spoke value, or acknowledge the loss");
     }
     if (!ok || !(s.claimHub(r, index, r.path(), false) & s.claimSpoke(r, index, r.path(), false))) {
       return null;
@@ -77,9 +154,11 @@ final class ValueRules {
     return new Resolved(
         new Op.RemapEnum(r.path(), toSpoke, r.onUnmappedHubValue()),
         new Op.RemapEnum(r.path(), toHub, r.onUnmappedSpokeValue()),
+        // hub→spoke folds the hub values that share a spoke value into one: that direction
+        // loses which it was; spoke→hub writes one hub value per spoke value, and it comes back
         new Verdict(
-            r.onUnmappedHubValue() == OnUnknown.ERROR,
-            r.onUnmappedSpokeValue() == OnUnknown.ERROR && injective),
+            r.onUnmappedHubValue() == OnUnknown.ERROR && injective,
+            r.onUnmappedSpokeValue() == OnUnknown.ERROR),
         List.of(s.hubName(r.path())),
         List.of(s.spokeName(r.path())));
   }

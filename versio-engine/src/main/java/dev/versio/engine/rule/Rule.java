@@ -154,10 +154,20 @@ public sealed interface Rule {
       implements Rule {}
 
   /** One pair of an {@link EnumRemap} mapping. */
-  record EnumMapping(JsonNode hub, JsonNode spoke) {
+  /**
+   * One pair of an {@link EnumRemap}.
+   *
+   * @param preferred when several hub values share this pair's spoke value, spoke→hub writes this
+   *     pair's hub value
+   */
+  record EnumMapping(JsonNode hub, JsonNode spoke, boolean preferred) {
     public EnumMapping {
       Objects.requireNonNull(hub, "hub");
       Objects.requireNonNull(spoke, "spoke");
+    }
+
+    public EnumMapping(JsonNode hub, JsonNode spoke) {
+      this(hub, spoke, false);
     }
   }
 

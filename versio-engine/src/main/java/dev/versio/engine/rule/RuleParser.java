@@ -409,14 +409,35 @@ public final class RuleParser {
           || !pair.has("hub")
           || !pair.has("spoke")
           || !pair.get("hub").isValueNode()
-          || !pair.get("spoke").isValueNode()) {
+          || !pair.get("spoke").isValueNode()
+          || (pair.has("preferred") && !pair.get("preferred").isBoolean())) {
         p.fail(
             "mapping",
-            "enumRemap.mapping entries must be {hub: <scalar>, spoke: <scalar>}, found " + pair,
+            "enumRemap.mapping entries must be {hub: <scalar>, spoke: <scalar>} (and optionally"
+                + " preferred: true), found "
+                + pair,
             null);
         continue;
       }
-      out.add(new Rule.EnumMapping(pair.get("hub"), pair.get("spoke")));
+      var unknown = new ArrayList<String>();
+      pair.fieldNames()
+          .forEachRemaining(
+              k -> {
+                if (!List.of("hub", "spoke", "preferred").contains(k)) {
+                  unknown.add(k);
+                }
+              });
+      if (!unknown.isEmpty()) {
+        p.fail(
+            "mapping",
+            "enumRemap.mapping entries take hub, spoke and preferred; unknown: "
+                + String.join(", ", unknown),
+            null);
+        continue;
+      }
+      out.add(
+          new Rule.EnumMapping(
+              pair.get("hub"), pair.get("spoke"), pair.path("preferred").asBoolean(false)));
     }
     return out;
   }

@@ -25,7 +25,9 @@ final class ValueStrategies {
                 "mapping",
                 ENUM_MAPPING,
                 "Pairs of `{hub: <value>, spoke: <value>}`; values are scalars and compare by"
-                    + " type (`\"2\"` is not `2`)."))
+                    + " type (`\"2\"` is not `2`). When several hub values share a spoke value,"
+                    + " spoke→hub writes the one whose pair says `preferred: true`, else the one"
+                    + " equal to the spoke value; with neither, the rule is an error."))
         .param(
             choice(
                 "onUnmappedHubValue",
@@ -41,11 +43,13 @@ final class ValueStrategies {
                 "What spoke→hub does with a value the mapping does not list: fail the"
                     + " conversion, or drop the field."))
         .hubToSpoke(
-            "Replaces the hub value by its spoke value.", "Only with `onUnmappedHubValue: Error`.")
+            "Replaces the hub value by its spoke value.",
+            "Only with `onUnmappedHubValue: Error` and a one-to-one mapping (two hub values that"
+                + " share a spoke value cannot be told apart once converted; a warning says so).")
         .spokeToHub(
-            "Replaces the spoke value by its hub value.",
-            "Only with `onUnmappedSpokeValue: Error` and a one-to-one mapping (two hub values"
-                + " that share a spoke value cannot be told apart; a warning says so).")
+            "Replaces the spoke value by its hub value (for a shared spoke value, the preferred"
+                + " or identical hub value).",
+            "Only with `onUnmappedSpokeValue: Error`.")
         .note(
             "With `Error`, the mapping is checked against both schemas' `enum` lists at compile"
                 + " time: an unmapped value, or a mapped value the other side does not allow, is"
