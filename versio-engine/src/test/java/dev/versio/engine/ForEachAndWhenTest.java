@@ -293,6 +293,43 @@ class ForEachAndWhenTest {
   }
 
   @Test
+  void aWhenValueTheFieldCanNeverHoldIsAnErrorInsteadOfARuleThatNeverRuns() {
+    var diagnostics =
+        rejected(
+            target(
+                "tier: {type: integer}\na: {type: string}",
+                "tier: {type: integer}\nb: {type: string}"),
+            spokeRules(
+                """
+        - strategy: FieldRename
+          fieldRename: {hubPath: spec.a, spokePath: spec.b}
+          when: {path: spec.tier, equals: "1"}
+          acknowledgeLossy: true
+        """));
+
+    assertThat(diagnostics)
+        .anySatisfy(
+            d -> {
+              assertThat(d.code()).isEqualTo(DiagnosticCode.WHEN_INVALID);
+              assertThat(d.message()).contains("when.equals \"1\" can never match");
+            });
+    var outsideTheEnum =
+        rejected(
+            target(
+                "plan: {type: string, enum: [team, enterprise]}\na: {type: string}",
+                "plan: {type: string, enum: [team, enterprise]}\nb: {type: string}"),
+            spokeRules(
+                """
+        - strategy: FieldRename
+          fieldRename: {hubPath: spec.a, spokePath: spec.b}
+          when: {path: spec.plan, equals: Enterprise}
+          acknowledgeLossy: true
+        """));
+    assertThat(outsideTheEnum)
+        .anySatisfy(d -> assertThat(d.code()).isEqualTo(DiagnosticCode.WHEN_INVALID));
+  }
+
+  @Test
   void whenPathMustExistInBothSchemas() {
     var target = target("plan: {type: string}\na: {type: string}", "b: {type: string}");
     var diagnostics =

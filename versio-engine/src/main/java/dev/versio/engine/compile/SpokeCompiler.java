@@ -90,6 +90,28 @@ final class SpokeCompiler {
                   "gate on a field both versions declare");
           continue;
         }
+        var never =
+            dev.versio.engine.schema.SchemaConformance.checkValue(
+                when.equals(), onHub.node(), when.path().toString());
+        if (never.isEmpty()) {
+          never =
+              dev.versio.engine.schema.SchemaConformance.checkValue(
+                  when.equals(), onSpoke.node(), when.path().toString());
+        }
+        if (!never.isEmpty()) {
+          at.diagnostics()
+              .error(
+                  DiagnosticCode.WHEN_INVALID,
+                  when.path().toString(),
+                  Scope.label(rule)
+                      + ": when.equals "
+                      + when.equals()
+                      + " can never match: "
+                      + never.getFirst().message()
+                      + ", so the rule would never run",
+                  "give when.equals a value " + when.path() + " can hold (\"1\" is not 1)");
+          continue;
+        }
         at.diagnostics()
             .warning(
                 DiagnosticCode.WHEN_PARTIAL_COVERAGE,
