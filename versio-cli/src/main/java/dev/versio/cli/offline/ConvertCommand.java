@@ -60,6 +60,19 @@ public final class ConvertCommand implements Callable<Integer> {
       analysis.diagnostics().stream().filter(d -> d.isError()).forEach(d -> Output.text(err, d));
       return 1;
     }
+    var versions =
+        analysis.target().source().versions().stream().map(v -> v.name()).sorted().toList();
+    if (!versions.contains(to)) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(),
+          "--to "
+              + to
+              + " is not a version of "
+              + analysis.target().name()
+              + " (its versions: "
+              + String.join(", ", versions)
+              + ")");
+    }
     var object = Inputs.single(file, options.limits);
     var from = new Inputs.Sample(file, object).version();
     try {

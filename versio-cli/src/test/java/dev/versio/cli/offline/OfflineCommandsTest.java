@@ -386,6 +386,32 @@ class OfflineCommandsTest {
   }
 
   @Test
+  void convertingToAVersionTheTargetDoesNotHaveIsAUsageErrorThatListsItsVersions()
+      throws IOException {
+    var story = examples().resolve("field-rename");
+    Path sample;
+    try (var samples = Files.list(story.resolve("samples"))) {
+      sample = samples.sorted().findFirst().orElseThrow();
+    }
+
+    int code =
+        run(
+            "convert",
+            "-c",
+            story.resolve("config.yaml").toString(),
+            "--crd",
+            story.resolve("crd.yaml").toString(),
+            "-f",
+            sample.toString(),
+            "--to",
+            "v9");
+
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString())
+        .contains("--to v9 is not a version of caches.example.com (its versions: v1, v2)");
+  }
+
+  @Test
   void aVersionPairNamingAnUnknownVersionIsALoadErrorThatListsTheKnownOnes() {
     var story = examples().resolve("field-rename");
     int code =
