@@ -33,7 +33,11 @@ public final class Output {
     }
     try {
       out.print(
-          new YAMLMapper()
+          YAMLMapper.builder(
+                  com.fasterxml.jackson.dataformat.yaml.YAMLFactory.builder()
+                      .stringQuotingChecker(new YamlOneOneQuoting())
+                      .build())
+              .build()
               .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
               .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
               .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
