@@ -69,6 +69,7 @@ public abstract class ConfigReconciler<
   private final CaBundleSource caBundles;
   private final HandoverGate handover;
   private final OperatorOptions options;
+  private final TargetConsent consent;
   private final Clock clock;
   private final ConfigAnalyzer analyzer = new ConfigAnalyzer();
 
@@ -89,6 +90,7 @@ public abstract class ConfigReconciler<
     this.caBundles = new CaBundleSource(cache, options.namespace());
     this.handover = handover;
     this.options = options;
+    this.consent = options.targetConsent();
     this.clock = clock;
   }
 
@@ -280,6 +282,9 @@ public abstract class ConfigReconciler<
     }
   }
 
+  /** A server that passed the readiness gate, and the check that passed it. */
+  private record ReadyServer(ConversionWebhookServer server, Check ready) {}
+
   /** One pass through the gates for one config. */
   private final class Run {
     private final C config;
@@ -337,8 +342,8 @@ public abstract class ConfigReconciler<
       if (readyServer.stops()) {
         return readyServer.stop();
       }
-      var server = readyServer.value();
-      var ready = ServerReadyGate.check(server);
+      var server = readyServer.value().server();
+      var ready = readyServer.value().ready();
       var endpoint = endpoint(server);
       var handedOver = awaitHandover(targetView, analysis, server, targetHealthy, ready, endpoint);
       if (handedOver.stops()) {
@@ -401,15 +406,13 @@ public abstract class ConfigReconciler<
      */
     private Step<TargetView> requireConsent(TargetView targetView) {
       var refusal =
-          options
-              .targetConsent()
-              .refusal(
-                  kind.kind(),
-                  name,
-                  kind.targetNoun(),
-                  target,
-                  targetView.json(),
-                  targetView.annotations());
+          consent.refusal(
+              kind.kind(),
+              name,
+              kind.targetNoun(),
+              target,
+              targetView.json(),
+              targetView.annotations());
       if (refusal.isPresent()) {
         return Step.stopAt(invalid(targetView, InvalidCause.TARGET_NOT_CONSENTING, refusal.get()));
       }
@@ -503,8 +506,8 @@ public abstract class ConfigReconciler<
           new Check(true, "Established", kind.targetNoun() + " " + target + " is Established"));
     }
 
-    /** Step 6: the assigned server is in the cache and ready. */
-    private Step<ConversionWebhookServer> requireReadyServer(
+    /** Step 6: the assigned server is in the cache and ready (with the check that says so). */
+    private Step<ReadyServer> requireReadyServer(
         TargetView targetView, Analysis analysis, String serverName, Check targetHealthy) {
       var server = cache.server(serverName).orElse(null);
       if (server == null) {
@@ -524,7 +527,7 @@ public abstract class ConfigReconciler<
                 ready,
                 new Outcome.Waiting(WaitCause.SERVER_NOT_READY, ready.message())));
       }
-      return Step.next(server);
+      return Step.next(new ReadyServer(server, ready));
     }
 
     /** Step 7: a move waits until every live replica of the destination serves the target. */

@@ -62,6 +62,7 @@ public final class ServerReconciler
   private final ClusterWriter writer;
   private final ConfigTriggers<ConversionWebhookServer> triggers;
   private final OperatorOptions options;
+  private final ServerSpecPolicy policy;
   private final Clock clock;
   private final ServedTargetsWatch served;
   private final WebhookServerChildren children;
@@ -99,6 +100,7 @@ public final class ServerReconciler
     this.writer = writer;
     this.triggers = triggers;
     this.options = options;
+    this.policy = options.serverPolicy();
     this.clock = clock;
   }
 
@@ -117,7 +119,7 @@ public final class ServerReconciler
     // a spec the operator must not run (an image, account, namespace or volume its author may
     // not use) gets no children written; what already runs stays as it was (admission refuses
     // such a spec, so this is a server written before the policy or while admission was off)
-    var refusals = options.serverPolicy().refusals(server);
+    var refusals = policy.refusals(server);
     if (!isUrlMode(server) && refusals.isEmpty()) {
       applyChildren(server);
     }

@@ -72,21 +72,22 @@ public final class ConfigStatusPolicy {
    * replicas refuse every conversion of it: the target still points at the webhook.
    */
   public static boolean failingClosed(ConversionConfigStatus previous) {
-    return previous != null
-        && Phase.of(previous.phase) == Phase.FAILED
-        && Conditions.find(previous.conditions, Conditions.APPLIED)
-            .map(c -> FAILING_CLOSED_REASON.equals(c.getReason()))
-            .orElse(false);
+    return failedWith(previous, FAILING_CLOSED_REASON);
   }
 
   /** The Applied reason of a FailClosed config that kept its webhook. */
   public static final String FAILING_CLOSED_REASON = "FailingClosed";
 
   private static boolean revertFailedBefore(ConversionConfigStatus previous) {
+    return failedWith(previous, "RevertFailed");
+  }
+
+  /** Whether {@code previous} is Failed with {@code reason} on its Applied condition. */
+  private static boolean failedWith(ConversionConfigStatus previous, String reason) {
     return previous != null
         && Phase.of(previous.phase) == Phase.FAILED
         && Conditions.find(previous.conditions, Conditions.APPLIED)
-            .map(c -> "RevertFailed".equals(c.getReason()))
+            .map(c -> reason.equals(c.getReason()))
             .orElse(false);
   }
 
