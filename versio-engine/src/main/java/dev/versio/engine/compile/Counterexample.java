@@ -15,10 +15,12 @@ import java.util.stream.Collectors;
  * @param direction {@code hub->spoke} or {@code spoke->hub}: the direction that loses data
  * @param before the rule's source fields in the object converted
  * @param there the rule's fields on the other side after the conversion (empty when it writes none)
- * @param after the source fields after converting back
+ * @param after the source fields after converting back (empty when that failed)
+ * @param failure why converting back failed, or null when it did not: a value that converts one way
+ *     and cannot be converted back is lost too (the object read there cannot be written back)
  */
 public record Counterexample(
-    String direction, List<Field> before, List<Field> there, List<Field> after) {
+    String direction, List<Field> before, List<Field> there, List<Field> after, String failure) {
   private static final int SHOWN = 80;
 
   public Counterexample {
@@ -26,6 +28,12 @@ public record Counterexample(
     before = List.copyOf(before);
     there = List.copyOf(there);
     after = List.copyOf(after);
+  }
+
+  /** A value that came back changed. */
+  public Counterexample(
+      String direction, List<Field> before, List<Field> there, List<Field> after) {
+    this(direction, before, there, after, null);
   }
 
   /**
@@ -58,7 +66,7 @@ public record Counterexample(
         + " -> "
         + (there.isEmpty() ? "(not kept)" : fields(there))
         + " -> "
-        + fields(after);
+        + (failure != null ? "converting back fails: " + failure : fields(after));
   }
 
   private static String fields(List<Field> fields) {

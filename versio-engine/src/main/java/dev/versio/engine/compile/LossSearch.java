@@ -66,7 +66,11 @@ final class LossSearch {
       // nothing to search (most rules): no fields or probes built, a large config compiles cheaply
       return new Outcome(verdict, Optional.empty(), Optional.empty());
     }
-    boolean wanted = !rule.options().acknowledgeLossy() || s.tools().acknowledgedCounterexamples();
+    // a CEL expression is the user's own code: it is always run, so that one that fails on every
+    // value is an error wherever the config is compiled (admission too), not a surprise at runtime
+    boolean script = rule instanceof Rule.CEL;
+    boolean wanted =
+        script || !rule.options().acknowledgeLossy() || s.tools().acknowledgedCounterexamples();
     var probes = new Probes(literals(rule));
     var hubFields = fields(s, rule, true);
     var spokeFields = fields(s, rule, false);
@@ -87,6 +91,9 @@ final class LossSearch {
               null);
       h = found.witness();
       hubToSpoke = found.provenLossless();
+      if (script && found.refusesAll()) {
+        failsOnEveryValue(s, rule, "hubToSpoke", found.refusal());
+      }
     }
     if (!spokeToHub) {
       var found =
@@ -101,8 +108,26 @@ final class LossSearch {
               null);
       b = found.witness();
       spokeToHub = found.provenLossless();
+      if (script && found.refusesAll()) {
+        failsOnEveryValue(s, rule, "spokeToHub", found.refusal());
+      }
     }
     return new Outcome(new Verdict(hubToSpoke, spokeToHub), h, b);
+  }
+
+  /** A CEL expression that failed on every value the schema admits that it was tried on. */
+  private static void failsOnEveryValue(Scope s, Rule rule, String expression, Refusal refusal) {
+    s.diagnostics()
+        .error(
+            dev.versio.engine.diagnostic.DiagnosticCode.RULE_ALWAYS_FAILS,
+            refusal.input().getFirst().name(),
+            Scope.label(rule)
+                + ": cel."
+                + expression
+                + " fails on every value tried, so every object that holds its fields would be"
+                + " refused; e.g. "
+                + refusal.describe(),
+            "fix the expression (read optional fields behind has(), convert types explicitly)");
   }
 
   /**
@@ -142,9 +167,41 @@ final class LossSearch {
     return new Counterexample.Field(name, when.path(), other);
   }
 
-  private record Search(Optional<Counterexample> witness, boolean exhaustive) {
+  /**
+   * What one direction's search saw.
+   *
+   * @param tried inputs that held at least one of the rule's fields
+   * @param refusal the first such input the conversion refused, with why, or null
+   * @param refused how many such inputs the conversion refused
+   */
+  private record Search(
+      Optional<Counterexample> witness,
+      boolean exhaustive,
+      long tried,
+      long refused,
+      Refusal refusal) {
+    static Search none() {
+      return new Search(Optional.empty(), false, 0, 0, null);
+    }
+
     boolean provenLossless() {
       return exhaustive && witness.isEmpty();
+    }
+
+    /** Whether the conversion refused every input that held one of the rule's fields. */
+    boolean refusesAll() {
+      return tried > 0 && refused == tried;
+    }
+  }
+
+  /** An input a rule refused to convert, and the reason it gave. */
+  record Refusal(List<Counterexample.Field> input, String reason) {
+    String describe() {
+      return input.stream()
+              .map(Counterexample.Field::toString)
+              .collect(java.util.stream.Collectors.joining(", "))
+          + ": "
+          + reason;
     }
   }
 
@@ -159,7 +216,7 @@ final class LossSearch {
       Counterexample.Field context) {
     boolean finite = sources.stream().allMatch(f -> Probes.finite(f.node()));
     if (sources.isEmpty() || !(wanted || finite)) {
-      return new Search(Optional.empty(), false);
+      return Search.none();
     }
     var values = sources.stream().map(f -> probes.values(f.node())).toList();
     long combinations = 1;
@@ -178,10 +235,10 @@ final class LossSearch {
         }
         best.consider(input(sources, values, choice, context), forth, back);
       }
-      return new Search(best.witness(), true);
+      return best.search(true);
     }
     if (!wanted) {
-      return new Search(Optional.empty(), false);
+      return Search.none();
     }
     // one field at a time, then all together, then random mixes
     var choice = new int[sources.size()];
@@ -209,7 +266,7 @@ final class LossSearch {
         best.consider(input(sources, values, choice, context), forth, back);
       }
     }
-    return new Search(best.witness(), false);
+    return best.search(false);
   }
 
   private static ObjectNode input(
@@ -242,6 +299,9 @@ final class LossSearch {
     private Counterexample witness;
     private long size = Long.MAX_VALUE;
     private long seen;
+    private long tried;
+    private long refused;
+    private Refusal refusal;
 
     /**
      * @param context a field every input holds that is not the rule's own (the condition of a
@@ -263,19 +323,36 @@ final class LossSearch {
         return;
       }
       seen++;
+      var held = present(sources, input);
+      if (!held.isEmpty()) {
+        tried++;
+      }
       var there = EngineJson.nodes().objectNode();
       var returned = EngineJson.nodes().objectNode();
       try {
         if (forth != null) {
           forth.apply(input, there);
         }
+      } catch (RuntimeException e) {
+        // refused loudly: an error the user sees, not a silent loss
+        if (!held.isEmpty()) {
+          refused++;
+          if (refusal == null) {
+            refusal = new Refusal(held, String.valueOf(e.getMessage()));
+          }
+        }
+        return;
+      }
+      String failure = null;
+      try {
         if (back != null) {
           back.apply(there, returned);
         }
       } catch (RuntimeException e) {
-        return; // refused loudly: an error the user sees, not a silent loss
+        // converted one way, refused the other: what was read there cannot be written back
+        failure = String.valueOf(e.getMessage());
       }
-      boolean changed = false;
+      boolean changed = failure != null;
       for (var f : sources) {
         var was = Tree.get(input, f.path());
         var now = Tree.get(returned, f.path());
@@ -304,12 +381,20 @@ final class LossSearch {
         }
         witness =
             new Counterexample(
-                direction, shown, present(destinations, there), named(sources, before, returned));
+                direction,
+                shown,
+                present(destinations, there),
+                failure != null ? List.of() : named(sources, before, returned),
+                failure);
       }
     }
 
     Optional<Counterexample> witness() {
       return Optional.ofNullable(witness);
+    }
+
+    Search search(boolean exhaustive) {
+      return new Search(witness(), exhaustive, tried, refused, refusal);
     }
 
     private static List<Counterexample.Field> present(List<Field> fields, JsonNode object) {

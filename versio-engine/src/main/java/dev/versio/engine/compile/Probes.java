@@ -95,10 +95,14 @@ final class Probes {
           textsWithin(node, out);
         }
       }
-      case INTEGER -> integers(out);
+      case INTEGER -> {
+        integers(out);
+        bounds(node, true, out);
+      }
       case NUMBER -> {
         NUMBERS.forEach(n -> out.add(NODES.numberNode(new BigDecimal(n))));
         integers(out);
+        bounds(node, false, out);
       }
       case BOOLEAN -> {
         out.add(NODES.booleanNode(true));
@@ -141,6 +145,33 @@ final class Probes {
               .getShortestExample(true);
       if (example != null) {
         out.add(NODES.textNode(example));
+      }
+    }
+  }
+
+  /**
+   * The values at and just inside a declared {@code minimum} and {@code maximum}, so that a field
+   * whose range excludes every usual probe (e.g. a port under {@code minimum: 1024}) is still
+   * probed, and with values that sit on the edge a scaling rule may cross.
+   */
+  private static void bounds(SchemaNode node, boolean integer, List<JsonNode> out) {
+    var range = node.numberRange();
+    if (range == null) {
+      return;
+    }
+    var step = integer ? BigDecimal.ONE : new BigDecimal("0.5");
+    for (var edge : new BigDecimal[] {range.minimum(), range.maximum()}) {
+      if (edge == null) {
+        continue;
+      }
+      for (var candidate : new BigDecimal[] {edge, edge.add(step), edge.subtract(step)}) {
+        if (integer && candidate.stripTrailingZeros().scale() > 0) {
+          continue;
+        }
+        out.add(
+            integer
+                ? EngineJson.integerNode(candidate.toBigIntegerExact())
+                : NODES.numberNode(candidate));
       }
     }
   }

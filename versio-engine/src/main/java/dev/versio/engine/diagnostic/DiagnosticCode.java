@@ -37,6 +37,8 @@ public enum DiagnosticCode {
   DOUBLE_CLAIM,
   LOSSY_NOT_ACKNOWLEDGED,
   ENUM_VALUE_UNMAPPED,
+  /** A rule (a CEL expression) that refuses every value it was tried on. */
+  RULE_ALWAYS_FAILS,
   // coverage
   UNCOVERED_FIELD,
   // warnings
@@ -44,5 +46,7 @@ public enum DiagnosticCode {
   ENUM_NOT_INJECTIVE,
   DELETE_OF_REQUIRED_FIELD,
   UNCOVERED_FIELD_DROPPED,
-  UNVERIFIABLE_INVERSE
+  UNVERIFIABLE_INVERSE,
+  /** Element values kept in an annotation by position, as the list declares no map keys. */
+  ELEMENTS_KEPT_BY_POSITION
 }

@@ -12,9 +12,9 @@ import java.util.stream.Collectors;
  * Checks an object against the structural schema of its version the way the apiserver treats it on
  * a write or a conversion response: fields the schema does not declare are pruned, {@code null}
  * where it is not {@code nullable} is dropped, and types, {@code required}, {@code enum} and {@code
- * maxItems} are validated. {@code apiVersion}, {@code kind} and {@code metadata} of the object (and
- * of embedded resources) are the apiserver's own and are not checked here. Not checked: {@code
- * pattern}, lengths, numeric bounds, formats and CEL validation rules.
+ * maxItems}, string patterns and lengths and numeric bounds are validated. {@code apiVersion},
+ * {@code kind} and {@code metadata} of the object (and of embedded resources) are the apiserver's
+ * own and are not checked here. Not checked: formats, {@code multipleOf} and CEL validation rules.
  */
 public final class SchemaConformance {
   private SchemaConformance() {}
@@ -27,7 +27,10 @@ public final class SchemaConformance {
     MISSING_REQUIRED,
     NOT_IN_ENUM,
     TOO_MANY_ITEMS,
-    /** Breaks the string's {@code pattern}, {@code minLength} or {@code maxLength}. */
+    /**
+     * Breaks the string's {@code pattern}, {@code minLength} or {@code maxLength}, or the number's
+     * {@code minimum} or {@code maximum}.
+     */
     OUT_OF_BOUNDS
   }
 
@@ -131,11 +134,15 @@ public final class SchemaConformance {
       case "integer" -> {
         if (!isInteger(value)) {
           out.add(wrongType(path, "an integer", value));
+        } else {
+          range(value, schema, path, out);
         }
       }
       case "number" -> {
         if (!value.isNumber()) {
           out.add(wrongType(path, "a number", value));
+        } else {
+          range(value, schema, path, out);
         }
       }
       case "boolean" -> {
@@ -194,6 +201,18 @@ public final class SchemaConformance {
                 Problem.PRUNED,
                 at + ": not in the schema; the apiserver prunes it (drops it silently)"));
       }
+    }
+  }
+
+  private static void range(JsonNode value, SchemaNode schema, String path, List<Finding> out) {
+    if (schema.numberRange() != null) {
+      schema
+          .numberRange()
+          .violation(value)
+          .ifPresent(
+              why ->
+                  out.add(
+                      new Finding(path, Problem.OUT_OF_BOUNDS, path + ": " + value + " " + why)));
     }
   }
 

@@ -32,6 +32,7 @@ import java.util.Optional;
  * @param embeddedResource {@code x-kubernetes-embedded-resource}: the value is an object with its
  *     own {@code apiVersion}, {@code kind} and {@code metadata}
  * @param textBounds {@code pattern}, {@code minLength} and {@code maxLength}, or null when none
+ * @param numberRange {@code minimum} and {@code maximum}, or null when neither
  */
 public record SchemaNode(
     Optional<String> type,
@@ -50,7 +51,8 @@ public record SchemaNode(
     Long maxItems,
     String construct,
     boolean embeddedResource,
-    TextBounds textBounds) {
+    TextBounds textBounds,
+    NumberRange numberRange) {
 
   public SchemaNode {
     Objects.requireNonNull(type, "type");
@@ -115,7 +117,8 @@ public record SchemaNode(
         node.hasNonNull("maxItems") ? node.get("maxItems").asLong() : null,
         construct,
         node.path("x-kubernetes-embedded-resource").asBoolean(false),
-        TextBounds.parse(node));
+        TextBounds.parse(node),
+        NumberRange.parse(node));
   }
 
   /** A schema with no keywords at all (what {@code additionalProperties: true} allows). */
@@ -137,6 +140,7 @@ public record SchemaNode(
         null,
         null,
         false,
+        null,
         null);
   }
 
@@ -171,6 +175,7 @@ public record SchemaNode(
         maxItems,
         construct,
         embeddedResource,
-        textBounds);
+        textBounds,
+        numberRange);
   }
 }
