@@ -1,6 +1,7 @@
 package dev.versio.engine.compile;
 
 import dev.versio.engine.FieldPath;
+import dev.versio.engine.diagnostic.DiagnosticCode;
 import dev.versio.engine.rule.Rule;
 import dev.versio.engine.rule.Rule.Serialization;
 import dev.versio.engine.runtime.Op;
@@ -77,6 +78,17 @@ final class MetadataRules {
       return null;
     }
     var json = s.tools().json();
+    if (s.depth() > 0) {
+      if (!inElement(s, r, bucket, serialization, s.hubName(hubPath))) {
+        return null;
+      }
+      return new Resolved(
+          new Op.ElementStash(hubPath, key),
+          new Op.ElementRestore(key, restore ? hubPath : null, json),
+          new Verdict(restore, restore),
+          List.of(s.hubName(hubPath)),
+          List.of());
+    }
     Op reverse =
         restore
             ? new Op.Restore(bucket, key, hubPath, serialization, json)
@@ -87,6 +99,42 @@ final class MetadataRules {
         new Verdict(restore, restore),
         List.of(s.hubName(hubPath)),
         List.of());
+  }
+
+  /**
+   * Inside a {@code ForEach} an element has no metadata of its own (the apiserver would prune it),
+   * so the values are kept in one annotation of the object, a JSON map by element: labels cannot
+   * hold that, and {@code serialization: String} does not apply.
+   */
+  private static boolean inElement(
+      Scope s, Rule r, MetadataBucket bucket, Serialization serialization, String field) {
+    if (bucket == MetadataBucket.LABELS) {
+      s.diagnostics()
+          .error(
+              DiagnosticCode.INVALID_PARAM,
+              field,
+              Scope.label(r)
+                  + ": inside a ForEach a value of each element cannot be kept in a label (an"
+                  + " element has no metadata, and a label holds one short value for the whole"
+                  + " object)",
+              "use "
+                  + (r instanceof Rule.ToLabel ? "ToAnnotation" : "FromAnnotation")
+                  + ": inside a ForEach it keeps every element's value in one annotation of the"
+                  + " object");
+      return false;
+    }
+    if (serialization == Serialization.STRING) {
+      s.diagnostics()
+          .error(
+              DiagnosticCode.INVALID_PARAM,
+              field,
+              Scope.label(r)
+                  + ": inside a ForEach the annotation holds a JSON map of every element's value,"
+                  + " so serialization: String does not apply",
+              "remove serialization (JSON is the default)");
+      return false;
+    }
+    return true;
   }
 
   private static Resolved spokeFieldFromMetadata(
@@ -102,6 +150,17 @@ final class MetadataRules {
       return null;
     }
     var json = s.tools().json();
+    if (s.depth() > 0) {
+      if (!inElement(s, r, bucket, serialization, s.spokeName(spokePath))) {
+        return null;
+      }
+      return new Resolved(
+          new Op.ElementRestore(key, spokePath, json),
+          stash ? new Op.ElementStash(spokePath, key) : new Op.ElementRestore(key, null, json),
+          new Verdict(stash, stash),
+          List.of(),
+          List.of(s.spokeName(spokePath)));
+    }
     Op reverse =
         stash
             ? new Op.Stash(spokePath, bucket, key, serialization, json)

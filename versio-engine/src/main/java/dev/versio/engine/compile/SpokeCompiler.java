@@ -6,6 +6,7 @@ import dev.versio.engine.diagnostic.Diagnostics;
 import dev.versio.engine.rule.Rule;
 import dev.versio.engine.rule.UnmappedFieldPolicy;
 import dev.versio.engine.runtime.KnownTree;
+import dev.versio.engine.runtime.MetadataWrites;
 import dev.versio.engine.runtime.Op;
 import dev.versio.engine.runtime.Origin;
 import dev.versio.engine.runtime.Steps;
@@ -276,9 +277,29 @@ final class SpokeCompiler {
             r.spokeItemsPath(),
             s.diagnostics());
     var outcome = compile(nested, r.rules());
+    var keys = ElementIds.keyFields(hub, spoke);
+    var json = s.tools().json();
+    var forth =
+        new Op.ForEach(r.hubItemsPath(), r.spokeItemsPath(), outcome.hubToSpoke(), keys, json);
+    var back =
+        new Op.ForEach(r.spokeItemsPath(), r.hubItemsPath(), outcome.spokeToHub(), keys, json);
+    if (keys.isEmpty() && MetadataWrites.keepsElements(forth)) {
+      s.diagnostics()
+          .warning(
+              DiagnosticCode.ELEMENTS_KEPT_BY_POSITION,
+              s.hubName(r.hubItemsPath()),
+              Scope.label(r)
+                  + ": the values its elements keep in annotations are keyed by position, as "
+                  + s.hubName(r.hubItemsPath())
+                  + " declares no x-kubernetes-list-map-keys on both versions; a client that"
+                  + " reorders or removes elements at one version gets another element's values"
+                  + " back",
+              "declare x-kubernetes-list-type: map with the same x-kubernetes-list-map-keys on"
+                  + " both versions to key them by element");
+    }
     return new Resolved(
-        new Op.ForEach(r.hubItemsPath(), r.spokeItemsPath(), outcome.hubToSpoke()),
-        new Op.ForEach(r.spokeItemsPath(), r.hubItemsPath(), outcome.spokeToHub()),
+        forth,
+        back,
         outcome.verdict(),
         List.of(s.hubName(r.hubItemsPath())),
         List.of(s.spokeName(r.spokeItemsPath())));

@@ -14,6 +14,11 @@ public final class MetadataWrites {
 
   private MetadataWrites() {}
 
+  /** Whether {@code forEach}'s elements keep values in (or read them from) annotations. */
+  public static boolean keepsElements(Op.ForEach forEach) {
+    return ElementKeys.any(forEach.steps());
+  }
+
   /** Whether any of {@code ops} may write below the top-level {@code metadata}. */
   public static boolean any(List<Op> ops) {
     for (var op : ops) {
@@ -38,7 +43,10 @@ public final class MetadataWrites {
       case Op.ExpandFromMap e -> anyUnder(e.targets().values());
       case Op.RemapEnum r -> under(r.path());
       case Op.Inject i -> under(i.path());
-      case Op.ForEach f -> under(f.to()); // its own steps write into fresh elements
+      // its own steps write into fresh elements, and values its elements keep into annotations
+      case Op.ForEach f -> under(f.to()) || ElementKeys.any(f.steps());
+      case Op.ElementStash s -> false; // written by the top-level ForEach
+      case Op.ElementRestore r -> false;
       case Op.When w -> writes(w.inner());
       case Op.Passthrough p -> structured(p.source()) || structured(p.other());
       case ValueOp.Coerce c -> under(c.path());

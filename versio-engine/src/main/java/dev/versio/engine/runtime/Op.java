@@ -28,6 +28,8 @@ public sealed interface Op
         Op.Stash,
         Op.Restore,
         Op.StripMetadataKey,
+        Op.ElementStash,
+        Op.ElementRestore,
         Op.RemapEnum,
         Op.Inject,
         Op.ForEach,
@@ -38,6 +40,14 @@ public sealed interface Op
         TextOp,
         ScriptOp {
   void apply(JsonNode input, ObjectNode output);
+
+  /**
+   * Runs this op on one element a {@code ForEach} converts, which {@code scope} names (null outside
+   * any {@code ForEach}). Only the ops that keep element values on the whole object need it.
+   */
+  default void apply(JsonNode input, ObjectNode output, ElementScope scope) {
+    apply(input, output);
+  }
 
   /** Deep-copies {@code from} to {@code to} when present (identity and FieldRename). */
   record Copy(FieldPath from, FieldPath to) implements Op {
@@ -296,11 +306,39 @@ public sealed interface Op
     }
   }
 
-  /** Converts every element of an array with nested ops; the result replaces the destination. */
-  record ForEach(FieldPath from, FieldPath to, Steps steps) implements Op {
+  /**
+   * Converts every element of an array with nested ops; the result replaces the destination.
+   *
+   * @param keyFields the list-map keys that name an element for the values its ops keep on the
+   *     object ({@link ElementStash}); empty to name it by position
+   * @param json how a top-level {@code ForEach} writes the kept values into annotations
+   */
+  record ForEach(
+      FieldPath from, FieldPath to, Steps steps, List<String> keyFields, CanonicalJson json)
+      implements Op {
+    public ForEach {
+      keyFields = List.copyOf(keyFields);
+      Objects.requireNonNull(json, "json");
+    }
 
     @Override
     public void apply(JsonNode input, ObjectNode output) {
+      var scope = ElementScope.of(input);
+      apply(input, output, scope);
+      // the top-level ForEach owns the annotations its elements keep values in: written here, and
+      // on the way back (where its elements read them) removed, even when the array is empty
+      for (var key : ElementKeys.restored(steps)) {
+        StripMetadataKey.strip(output, MetadataBucket.ANNOTATIONS, key);
+      }
+      scope.writeKept(output, json);
+    }
+
+    @Override
+    public void apply(JsonNode input, ObjectNode output, ElementScope scope) {
+      if (scope == null) {
+        apply(input, output); // a top-level ForEach under a when
+        return;
+      }
       var source = Tree.get(input, from);
       if (source == null) {
         return;
@@ -330,10 +368,68 @@ public sealed interface Op
               "element " + i + " of " + from + " is not an object (found " + kind(element) + ")");
         }
         var converted = EngineJson.nodes().objectNode();
-        steps.apply(element, converted);
+        steps.apply(element, converted, scope.child(id(element, i)));
         result.add(converted);
       }
       Tree.set(output, to, result);
+    }
+
+    /** The element's list-map key values joined with "/", or its position. */
+    private String id(JsonNode element, int index) {
+      if (keyFields.isEmpty()) {
+        return String.valueOf(index);
+      }
+      var parts = new java.util.ArrayList<String>();
+      for (var field : keyFields) {
+        var value = element.get(field);
+        if (value == null || value.isNull()) {
+          throw new OpFailure(
+              "element " + index + " of " + from + " has no " + field + " (its list-map key)");
+        }
+        parts.add(value.isTextual() ? value.asText() : value.toString());
+      }
+      return String.join("/", parts);
+    }
+  }
+
+  /**
+   * Keeps a field of an array element in one annotation of the whole object (a JSON map by element,
+   * see {@link ElementScope}); outside a {@code ForEach} it keeps nothing.
+   */
+  record ElementStash(FieldPath from, String key) implements Op {
+    @Override
+    public void apply(JsonNode input, ObjectNode output) {
+      // an element op run on its own (a rule's probes) has no object to keep values on
+    }
+
+    @Override
+    public void apply(JsonNode input, ObjectNode output, ElementScope scope) {
+      var value = Tree.get(input, from);
+      if (value != null && scope != null) {
+        scope.keep(key, value);
+      }
+    }
+  }
+
+  /**
+   * Reads back what {@link ElementStash} kept for this element into {@code to} (null: read nothing;
+   * the top-level {@code ForEach} still removes the annotation).
+   */
+  record ElementRestore(String key, FieldPath to, CanonicalJson json) implements Op {
+    @Override
+    public void apply(JsonNode input, ObjectNode output) {
+      // nothing kept outside a ForEach
+    }
+
+    @Override
+    public void apply(JsonNode input, ObjectNode output, ElementScope scope) {
+      if (scope == null || to == null) {
+        return;
+      }
+      var value = scope.kept(key, json);
+      if (value != null) {
+        Tree.set(output, to, value.deepCopy());
+      }
     }
   }
 
@@ -341,9 +437,14 @@ public sealed interface Op
   record When(FieldPath path, JsonNode equals, Op inner) implements Op {
     @Override
     public void apply(JsonNode input, ObjectNode output) {
+      apply(input, output, null);
+    }
+
+    @Override
+    public void apply(JsonNode input, ObjectNode output, ElementScope scope) {
       var actual = Tree.get(input, path);
       if (actual != null && EngineJson.sameValue(actual, equals)) {
-        inner.apply(input, output);
+        inner.apply(input, output, scope);
       }
     }
   }

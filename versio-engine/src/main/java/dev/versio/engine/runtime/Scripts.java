@@ -28,6 +28,8 @@ public final class Scripts {
       case Op.ForEach f -> any(f.steps().ops());
       case Op.When w -> runs(w.inner());
       case Op.Stash s -> false;
+      case Op.ElementStash s -> false;
+      case Op.ElementRestore r -> false;
       case Op.Restore r -> false;
       case Op.StripMetadataKey s -> false;
       case Op.Copy c -> false;

@@ -34,9 +34,14 @@ public record Steps(String direction, List<Op> ops, List<Origin> origins, boolea
 
   /** Runs every op over {@code input}, writing into {@code output}. */
   public void apply(JsonNode input, ObjectNode output) {
+    apply(input, output, null);
+  }
+
+  /** Runs every op over one element of a {@code ForEach}, which {@code scope} names. */
+  void apply(JsonNode input, ObjectNode output, ElementScope scope) {
     for (int i = 0; i < ops.size(); i++) {
       try {
-        ops.get(i).apply(input, output);
+        ops.get(i).apply(input, output, scope);
       } catch (OpFailure e) {
         throw new ConversionException(origins.get(i), direction, e.getMessage());
       }

@@ -231,7 +231,9 @@ final class CollectionStrategies {
         .note(
             "Element fields identical on both sides need no rule. Every element must be an"
                 + " object; when the two paths differ and the object also holds the destination"
-                + " array, both arrays must have the same length.")
+                + " array, both arrays must have the same length. A hub-only field of the elements"
+                + " is kept with `ToAnnotation` inside the `ForEach`: one annotation of the object"
+                + " holds every element's value (see `ToAnnotation`).")
         .schemas(
             """
             pools:

@@ -24,6 +24,15 @@ final class MetadataStrategies {
       "How the value is written into the %s: `JSON` (sorted keys, exact numbers) or `String`"
           + " (the text itself; the field must hold a string).";
 
+  static final String ELEMENTS_NOTE =
+      "Inside a `ForEach` (an array element has no metadata, and the apiserver would prune one"
+          + " written there) every element's value is kept in one annotation of the object: a JSON"
+          + " map from element to value (`{\"a\":\"eu-1a\"}`), nested one level per `ForEach`."
+          + " Elements are named by their `x-kubernetes-list-map-keys` when both versions declare"
+          + " the same ones, else by position (with a warning: a client that reorders or removes"
+          + " elements at one version would get another element's values back). Labels cannot"
+          + " hold such a map, so `ToLabel`/`FromLabel` are refused there.";
+
   static StrategySpec toAnnotation() {
     return spec(
             Strategy.TO_ANNOTATION, "Keeps a hub-only field in an annotation of the spoke object.")
@@ -48,6 +57,7 @@ final class MetadataStrategies {
             "With `restoreOnReverse`, reads the annotation back into `hubPath`; either way the"
                 + " annotation is removed.",
             "Only with `restoreOnReverse: true`.")
+        .note(ELEMENTS_NOTE)
         .schemas(
             "replicas: {type: integer}\nnotes: {type: string}\n", "replicas: {type: integer}\n")
         .rule(
@@ -154,6 +164,7 @@ final class MetadataStrategies {
             "With `stashOnReverse`, writes the spoke value into the annotation; otherwise removes"
                 + " the annotation.",
             "Only with `stashOnReverse: true`.")
+        .note(ELEMENTS_NOTE)
         .schemas(
             "replicas: {type: integer}\n",
             "replicas: {type: integer}\nlegacyComment: {type: string}\n")
