@@ -30,6 +30,25 @@ final class CrossplaneFields {
 
   private CrossplaneFields() {}
 
+  /**
+   * Puts Crossplane's fields of {@code converted} back into {@code stored}, its pruned copy: the
+   * apiserver keeps them, as the CRD Crossplane generates declares them.
+   */
+  static void keep(
+      com.fasterxml.jackson.databind.JsonNode converted,
+      com.fasterxml.jackson.databind.JsonNode stored) {
+    if (!(stored instanceof com.fasterxml.jackson.databind.node.ObjectNode object)) {
+      return;
+    }
+    for (var owned : OWNED) {
+      var path = dev.versio.engine.FieldPath.parse(owned);
+      var value = dev.versio.engine.runtime.Tree.get(converted, path);
+      if (value != null) {
+        dev.versio.engine.runtime.Tree.set(object, path, value.deepCopy());
+      }
+    }
+  }
+
   /** Whether {@code path} is one of Crossplane's fields or inside one. */
   static boolean owned(String path) {
     return OWNED.stream()

@@ -141,15 +141,30 @@ final class JUnitReport {
     }
     switch (r.result()) {
       case "fail" -> {
-        element(
-            xml,
-            "failure",
-            "UnacknowledgedLoss",
-            "unacknowledged loss of " + String.join(", ", r.lost()),
-            "fields that do not come back and no lossy, acknowledged rule claims them:\n"
-                + String.join("\n", r.lost())
-                + "\nfix: add a rule that keeps them (e.g. ToAnnotation), or mark the rule that"
-                + " drops them acknowledgeLossy with a reason");
+        if (!r.rejected().isEmpty()) {
+          element(
+              xml,
+              "failure",
+              "Rejected",
+              "the apiserver would reject the object converted to " + r.to(),
+              String.join("\n", r.rejected())
+                  + "\nfix: make the rules write what the "
+                  + r.to()
+                  + " schema admits");
+        } else {
+          var unacknowledged =
+              r.changes().stream().filter(c -> !c.acknowledged()).map(c -> c.path()).toList();
+          element(
+              xml,
+              "failure",
+              "UnacknowledgedLoss",
+              "unacknowledged change of " + String.join(", ", unacknowledged),
+              "fields that do not come back as they were (or come back although they were not"
+                  + " there) and no lossy, acknowledged rule claims them:\n"
+                  + String.join("\n", unacknowledged)
+                  + "\nfix: add a rule that keeps them (e.g. ToAnnotation), or mark the rule that"
+                  + " drops them acknowledgeLossy with a reason");
+        }
       }
       case "error" -> element(xml, "error", "ConversionError", r.error(), r.error());
       case "pass", "loss" -> {

@@ -24,13 +24,25 @@ final class LeafDiff {
 
   private LeafDiff() {}
 
+  /**
+   * One difference.
+   *
+   * @param added whether {@code b} has the field and {@code a} does not
+   */
+  record Change(String path, boolean added) {}
+
   static List<String> paths(JsonNode a, JsonNode b) {
-    var out = new ArrayList<String>();
+    return changes(a, b).stream().map(Change::path).toList();
+  }
+
+  /** Where {@code b} differs from {@code a}, and whether each field was added. */
+  static List<Change> changes(JsonNode a, JsonNode b) {
+    var out = new ArrayList<Change>();
     walk("", a, b, out);
     return out;
   }
 
-  private static void walk(String path, JsonNode a, JsonNode b, List<String> out) {
+  private static void walk(String path, JsonNode a, JsonNode b, List<Change> out) {
     if (IGNORED.contains(path)) {
       return;
     }
@@ -50,7 +62,7 @@ final class LeafDiff {
       return;
     }
     if (a == null || b == null || !EngineJson.sameValue(a, b)) {
-      out.add(path);
+      out.add(new Change(path, a == null));
     }
   }
 }

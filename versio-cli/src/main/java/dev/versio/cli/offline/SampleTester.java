@@ -6,9 +6,9 @@ import dev.versio.engine.route.Router;
 import dev.versio.engine.runtime.ConversionException;
 import dev.versio.engine.schema.SchemaConformance;
 import dev.versio.engine.schema.SchemaNode;
+import dev.versio.engine.schema.SchemaPruning;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 
@@ -78,11 +78,17 @@ final class SampleTester {
       return new Outcome(results, seen, schema);
     }
     conformance(sample, sample.object(), from, null, schema);
-    seen.add(new Seen(from, sample.object()));
+    // a sample the apiserver would reject carries its faults into every version: they are its
+    // findings (failing under --strict), not the conversion's
+    boolean sampleRejected =
+        schema.stream().anyMatch(i -> i.finding().problem() != SchemaConformance.Problem.PRUNED);
+    // what the apiserver would store of the sample is what a round trip has to bring back
+    var stored = stored(sample.object(), from);
+    seen.add(new Seen(from, stored));
     var hub = analysis.parsed().hubVersion();
     if (!from.equals(hub)) {
       try {
-        seen.add(new Seen(hub, router.convert(sample.object(), from, hub)));
+        seen.add(new Seen(hub, router.convert(stored, from, hub)));
       } catch (ConversionException e) {
         // reported by the paths below
       }
@@ -98,9 +104,22 @@ final class SampleTester {
         }
         continue;
       }
-      results.add(roundTrip(sample, from, to, seen, schema));
+      results.add(roundTrip(sample, stored, from, to, sampleRejected, seen, schema));
     }
     return new Outcome(results, seen, schema);
+  }
+
+  /** {@code object} at {@code version} as the apiserver would store it. */
+  private JsonNode stored(JsonNode object, String version) {
+    var schema = schemas.get(version);
+    if (schema == null) {
+      return object;
+    }
+    var stored = SchemaPruning.prune(object, schema);
+    if (analysis.config().xrd()) {
+      CrossplaneFields.keep(object, stored);
+    }
+    return stored;
   }
 
   private void conformance(
@@ -122,55 +141,89 @@ final class SampleTester {
   }
 
   private TestCommand.PathResult roundTrip(
-      Inputs.Sample sample, String from, String to, List<Seen> seen, List<SchemaIssue> schema) {
+      Inputs.Sample sample,
+      JsonNode original,
+      String from,
+      String to,
+      boolean sampleRejected,
+      List<Seen> seen,
+      List<SchemaIssue> schema) {
     try {
-      var there = router.convert(sample.object(), from, to);
-      conformance(sample, there, to, from, schema);
-      seen.add(new Seen(to, there));
-      var back = router.convert(there, to, from);
-      var diffs = LeafDiff.paths(sample.object(), back);
-      var lossy = lossyPaths(from, to);
-      var acknowledged = new ArrayList<String>();
-      var lost = new ArrayList<String>();
-      for (var path : diffs) {
-        (covered(path, lossy) ? acknowledged : lost).add(path);
+      var there = router.convert(original, from, to);
+      var findings = new ArrayList<SchemaIssue>();
+      conformance(sample, there, to, from, findings);
+      var rejected = new ArrayList<String>();
+      for (var issue : findings) {
+        if (sampleRejected || issue.finding().problem() == SchemaConformance.Problem.PRUNED) {
+          schema.add(issue);
+        } else {
+          rejected.add(issue.finding().message());
+        }
       }
-      var result = !lost.isEmpty() ? "fail" : !acknowledged.isEmpty() ? "loss" : "pass";
-      return new TestCommand.PathResult(sample, from, to, result, lost, acknowledged, null);
+      seen.add(new Seen(to, there));
+      // back from what the apiserver would store at `to`, not from what the converter wrote
+      var back = router.convert(stored(there, to), to, from);
+      var claims = lossyRules(from, to);
+      var changes = new ArrayList<TestCommand.Change>();
+      for (var diff : LeafDiff.changes(original, back)) {
+        changes.add(
+            new TestCommand.Change(diff.path(), diff.added(), coveringRule(diff.path(), claims)));
+      }
+      boolean unacknowledged = changes.stream().anyMatch(c -> c.rule() == null);
+      var result =
+          unacknowledged || !rejected.isEmpty() ? "fail" : !changes.isEmpty() ? "loss" : "pass";
+      return new TestCommand.PathResult(sample, from, to, result, changes, rejected, null);
     } catch (ConversionException e) {
       return new TestCommand.PathResult(
           sample, from, to, "error", List.of(), List.of(), e.getMessage());
     }
   }
 
-  /** Paths claimed by lossy rules of the spokes this route touches. */
-  private LinkedHashSet<String> lossyPaths(String from, String to) {
-    var paths = new LinkedHashSet<String>();
+  /** A rule that may change what it claims: lossy, or acknowledged as such. */
+  private record Claim(String rule, List<String> paths) {}
+
+  /**
+   * The rules of the spokes this route touches that are lossy or acknowledged, with their paths.
+   */
+  private List<Claim> lossyRules(String from, String to) {
+    var claims = new ArrayList<Claim>();
     for (SpokeReport spoke : analysis.report().spokes()) {
       if (!spoke.version().equals(from) && !spoke.version().equals(to)) {
         continue;
       }
       for (var rule : spoke.ruleResults()) {
-        if (!rule.lossless().lossless()) {
-          paths.addAll(rule.hubPaths());
+        if (!rule.lossless().lossless() || rule.acknowledged()) {
+          var paths = new ArrayList<String>(rule.hubPaths());
           paths.addAll(rule.spokePaths());
+          claims.add(
+              new Claim(
+                  spoke.version()
+                      + " rules["
+                      + rule.index()
+                      + "] "
+                      + rule.strategy().wireName()
+                      + (rule.acknowledged() ? ", acknowledged" : ""),
+                  paths));
         }
       }
     }
-    return paths;
+    return claims;
   }
 
-  private static boolean covered(String path, LinkedHashSet<String> lossy) {
+  /** The first lossy rule that claims {@code path} (or a field around or below it), or null. */
+  private static String coveringRule(String path, List<Claim> claims) {
     var plain = path.replaceAll("\\[\\d+\\]", "");
-    for (var claimed : lossy) {
-      var c = claimed.replace("[]", "");
-      if (plain.equals(c)
-          || plain.startsWith(c + ".")
-          || c.startsWith(plain + ".")
-          || plain.startsWith("metadata.")) {
-        return true;
+    if (plain.startsWith("metadata.")) {
+      return "metadata, not compared"; // where annotation and label rules keep values
+    }
+    for (var claim : claims) {
+      for (var claimed : claim.paths()) {
+        var c = claimed.replace("[]", "");
+        if (plain.equals(c) || plain.startsWith(c + ".") || c.startsWith(plain + ".")) {
+          return claim.rule();
+        }
       }
     }
-    return false;
+    return null;
   }
 }

@@ -128,15 +128,62 @@ public final class TestCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  /** One tested path. */
+  /**
+   * One field the round trip changed.
+   *
+   * @param path where, e.g. {@code spec.pools[1].size}
+   * @param added whether it came back although the sample did not have it (else it was lost or
+   *     changed)
+   * @param rule the lossy or acknowledged rule that claims the field ({@code v1 rules[2] CEL,
+   *     acknowledged}), or null when none does: a change nobody said could happen
+   */
+  record Change(String path, boolean added, String rule) {
+    boolean acknowledged() {
+      return rule != null;
+    }
+  }
+
+  /**
+   * One tested path.
+   *
+   * @param changes every field the round trip changed, each with the rule that accounts for it
+   * @param rejected why the apiserver would reject the converted object (wrong type, missing
+   *     required field, value outside its enum or bounds); any makes the path fail
+   */
   record PathResult(
       Inputs.Sample sample,
       String from,
       String to,
       String result,
-      List<String> lost,
-      List<String> acknowledged,
-      String error) {}
+      List<Change> changes,
+      List<String> rejected,
+      String error) {
+    PathResult {
+      changes = List.copyOf(changes);
+      rejected = List.copyOf(rejected);
+    }
+
+    /** Fields lost or changed that no lossy, acknowledged rule claims. */
+    List<String> lost() {
+      return changes.stream()
+          .filter(c -> !c.added() && !c.acknowledged())
+          .map(Change::path)
+          .toList();
+    }
+
+    /** Fields lost or changed under a lossy, acknowledged rule. */
+    List<String> acknowledged() {
+      return changes.stream()
+          .filter(c -> !c.added() && c.acknowledged())
+          .map(Change::path)
+          .toList();
+    }
+
+    /** Fields that came back although the sample did not have them. */
+    List<Change> added() {
+      return changes.stream().filter(Change::added).toList();
+    }
+  }
 
   @Override
   public Integer call() {

@@ -92,6 +92,17 @@ record TestReport(
       p.put("result", r.result());
       r.lost().forEach(p.withArray("unacknowledgedLoss")::add);
       r.acknowledged().forEach(p.withArray("acknowledgedLoss")::add);
+      if (!r.changes().isEmpty()) {
+        var changes = p.putArray("changes");
+        for (var c : r.changes()) {
+          changes
+              .addObject()
+              .put("path", c.path())
+              .put("change", c.added() ? "added" : "lost")
+              .put("rule", c.rule());
+        }
+      }
+      r.rejected().forEach(p.withArray("rejected")::add);
       if (r.error() != null) {
         p.put("error", r.error());
       }

@@ -26,8 +26,20 @@ final class TestTable {
           Labels.fit(r.sample(), SAMPLE),
           r.from() + "->" + r.to(),
           r.result().toUpperCase(java.util.Locale.ROOT));
-      r.lost().forEach(p -> Output.wrap(out, "    lost (not acknowledged): " + p, "      "));
-      r.acknowledged().forEach(p -> Output.wrap(out, "    acknowledged loss: " + p, "      "));
+      for (var c : r.changes()) {
+        var what = c.added() ? "added" : "lost";
+        Output.wrap(
+            out,
+            c.acknowledged()
+                ? "    " + what + ": " + c.path() + " (" + c.rule() + ")"
+                : "    " + what + " (no rule says it may be): " + c.path(),
+            "      ");
+      }
+      r.rejected()
+          .forEach(
+              m ->
+                  Output.wrap(
+                      out, "    the apiserver would reject it at " + r.to() + ": " + m, "      "));
       if (r.error() != null) {
         Output.wrap(out, "    error: " + r.error(), "      ");
       }
@@ -61,8 +73,8 @@ final class TestTable {
           .forEach(s -> Output.wrap(out, "  " + s.where() + ": " + s.reason(), "      "));
     }
     out.printf(
-        "SUMMARY: %d paths: %d pass, %d loss (acknowledged), %d fail (unacknowledged loss), %d"
-            + " error%n",
+        "SUMMARY: %d paths: %d pass, %d loss (acknowledged), %d fail (unacknowledged change or"
+            + " rejected), %d error%n",
         report.paths().size(),
         report.count("pass"),
         report.count("loss"),

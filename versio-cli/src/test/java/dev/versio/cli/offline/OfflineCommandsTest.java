@@ -62,7 +62,7 @@ class OfflineCommandsTest {
             story.resolve("samples").toString(),
             "--strict");
     assertThat(code).as("versio test on %s:%n%s%s", story.getFileName(), out, err).isZero();
-    assertThat(out.toString()).contains("0 fail (unacknowledged loss), 0 error");
+    assertThat(out.toString()).contains("0 fail (unacknowledged change or rejected), 0 error");
   }
 
   @Test
