@@ -65,7 +65,9 @@ public final class ValidateCommand implements Callable<Integer> {
           "schema validated: "
               + (schemaChecked
                   ? "yes (against " + analysis.target().name() + ")"
-                  : "no (no --crd/--xrd given)"));
+                  : analysis.target() != null
+                      ? "no (the config has structural errors; fix them first)"
+                      : "no (no --crd/--xrd given)"));
       analysis.diagnostics().forEach(d -> Output.text(out, d));
       // acknowledged losses too: what the config accepts to lose, shown by example
       LossyRules.text(

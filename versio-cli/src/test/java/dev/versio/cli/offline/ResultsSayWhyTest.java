@@ -64,6 +64,25 @@ class ResultsSayWhyTest {
   }
 
   @Test
+  void aConfigWithStructuralErrorsSaysWhyTheSchemaWasNotCheckedWhenOneWasGiven()
+      throws IOException {
+    var story = examples.resolve("field-rename");
+    var config =
+        Files.writeString(
+            tmp.resolve("config.yaml"),
+            Files.readString(story.resolve("config.yaml"))
+                .replaceFirst("strategy: FieldRename", "strategy: fieldRename"));
+    String crd = story.resolve("crd.yaml").toString();
+    assertThat(run("validate", "-c", config.toString(), "--crd", crd)).isEqualTo(1);
+    assertThat(flat())
+        .contains("schema validated: no (the config has structural errors; fix them first)")
+        .doesNotContain("no --crd/--xrd given");
+    out.getBuffer().setLength(0);
+    assertThat(run("validate", "-c", config.toString())).isEqualTo(1);
+    assertThat(flat()).contains("schema validated: no (no --crd/--xrd given)");
+  }
+
+  @Test
   void tableDiagnosticsCarryThePathThatJsonHas() {
     var mistakes = examples.resolve("mistakes");
     assertThat(

@@ -60,13 +60,64 @@ public record Counterexample(
     }
   }
 
-  /** One line: {@code before -> there -> after}. */
+  /**
+   * One line: {@code before -> there -> after}; when a value is too long to show whole, the paths
+   * inside it that came back different follow ({@code (differs at spec.pools[1].zone)}).
+   */
   public String describe() {
-    return fields(before)
-        + " -> "
-        + (there.isEmpty() ? "(not kept)" : fields(there))
-        + " -> "
-        + (failure != null ? "converting back fails: " + failure : fields(after));
+    var line =
+        fields(before)
+            + " -> "
+            + (there.isEmpty() ? "(not kept)" : fields(there))
+            + " -> "
+            + (failure != null ? "converting back fails: " + failure : fields(after));
+    var differing = differing();
+    return differing.isEmpty() ? line : line + " (differs at " + String.join(", ", differing) + ")";
+  }
+
+  private static final int DIFFERING_SHOWN = 3;
+
+  /** Where the values cut short in {@link #describe} came back different. */
+  private List<String> differing() {
+    var out = new java.util.ArrayList<String>();
+    if (failure != null) {
+      return out;
+    }
+    for (var b : before) {
+      if (b.value() == null || b.value().toString().length() <= SHOWN) {
+        continue;
+      }
+      var a =
+          after.stream()
+              .filter(f -> f.name().equals(b.name()))
+              .map(Field::value)
+              .findFirst()
+              .orElse(null);
+      diff(b.name(), b.value(), a, out);
+    }
+    if (out.size() > DIFFERING_SHOWN) {
+      int more = out.size() - DIFFERING_SHOWN;
+      out.subList(DIFFERING_SHOWN, out.size()).clear();
+      out.add("and " + more + " more");
+    }
+    return out;
+  }
+
+  private static void diff(String path, JsonNode a, JsonNode b, List<String> out) {
+    if (a != null && b != null && a.isObject() && b.isObject()) {
+      var keys = new java.util.TreeSet<String>();
+      a.fieldNames().forEachRemaining(keys::add);
+      b.fieldNames().forEachRemaining(keys::add);
+      for (var key : keys) {
+        diff(path + "." + key, a.get(key), b.get(key), out);
+      }
+    } else if (a != null && b != null && a.isArray() && b.isArray() && a.size() == b.size()) {
+      for (int i = 0; i < a.size(); i++) {
+        diff(path + "[" + i + "]", a.get(i), b.get(i), out);
+      }
+    } else if (a == null || b == null || !dev.versio.engine.json.EngineJson.sameValue(a, b)) {
+      out.add(path);
+    }
   }
 
   private static String fields(List<Field> fields) {

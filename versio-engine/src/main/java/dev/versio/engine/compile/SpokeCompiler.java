@@ -149,6 +149,16 @@ final class SpokeCompiler {
         s2h.add(b, origin);
       }
       verdict = verdict.and(rv);
+      if (rule.options().acknowledgeLossy() && rv.lossless()) {
+        at.diagnostics()
+            .warning(
+                DiagnosticCode.NEEDLESS_ACKNOWLEDGEMENT,
+                first(resolved.hubPaths(), resolved.spokePaths()),
+                Scope.label(rule)
+                    + ": acknowledgeLossy is set, but the rule loses nothing in either direction;"
+                    + " the acknowledgement would hide a loss a later change brings",
+                "remove acknowledgeLossy (and its reason) from rules[" + i + "]");
+      }
       results.add(
           new RuleResult(
               i,

@@ -48,5 +48,7 @@ public enum DiagnosticCode {
   UNCOVERED_FIELD_DROPPED,
   UNVERIFIABLE_INVERSE,
   /** Element values kept in an annotation by position, as the list declares no map keys. */
-  ELEMENTS_KEPT_BY_POSITION
+  ELEMENTS_KEPT_BY_POSITION,
+  /** acknowledgeLossy on a rule that is lossless both ways. */
+  NEEDLESS_ACKNOWLEDGEMENT
 }
