@@ -12,6 +12,22 @@ import dev.versio.engine.suggest.Suggestion;
 final class ConfigDraft {
   private ConfigDraft() {}
 
+  /** The fields both versions leave opaque (preserve-unknown-fields), in hub order. */
+  private static java.util.List<String> opaque(Inputs.Target target, String hub, String spoke) {
+    java.util.Map<String, dev.versio.engine.schema.SchemaNode> schemas = new java.util.HashMap<>();
+    target.source().versions().forEach(v -> schemas.put(v.name(), v.schema()));
+    if (!schemas.containsKey(hub) || !schemas.containsKey(spoke)) {
+      return java.util.List.of();
+    }
+    var spokeFlat = dev.versio.engine.schema.FlatSchema.of(schemas.get(spoke));
+    return dev.versio.engine.schema.FlatSchema.of(schemas.get(hub)).leaves().values().stream()
+        .filter(l -> l.node().preserveUnknownFields())
+        .filter(
+            l -> spokeFlat.leaf(l.path()).map(t -> t.node().preserveUnknownFields()).orElse(false))
+        .map(l -> l.path().toString())
+        .toList();
+  }
+
   static String render(Inputs.Target target, boolean xrd, Suggestion suggestion, boolean rules) {
     var file = target.file() == null ? "the target" : target.file().getFileName().toString();
     var flag = xrd ? "--xrd " : "--crd ";
@@ -50,8 +66,18 @@ final class ConfigDraft {
         y.append("    rules: []\n");
         continue;
       }
-      if (spoke.identical()) {
+      var opaque = opaque(target, suggestion.hubVersion(), spoke.version());
+      for (var path : opaque) {
+        y.append("    # review: ")
+            .append(path)
+            .append(" keeps unknown fields (x-kubernetes-preserve-unknown-fields) in both")
+            .append(" versions, so the schemas cannot show what changed inside it: add the rules")
+            .append(" the project's release notes call for, and samples that exercise them\n");
+      }
+      if (spoke.identical() && opaque.isEmpty()) {
         y.append("    # identical to the hub: nothing to convert but the apiVersion\n");
+      } else if (spoke.identical()) {
+        y.append("    # the declared fields are identical to the hub's\n");
       }
       boolean none = spoke.rules().isEmpty() && spoke.possibleRenames().isEmpty();
       y.append(none ? "    rules: []\n" : "    rules:\n");

@@ -13,8 +13,14 @@ import java.util.List;
 final class RuleCoverage {
   private RuleCoverage() {}
 
-  /** One rule and whether any sample exercised it. */
-  record RuleUse(String spoke, int index, String strategy, boolean exercised) {
+  /**
+   * One rule and whether any sample exercised it.
+   *
+   * @param insideOpaque whether the rule converts fields inside one the schemas leave opaque: then
+   *     only samples check it, and a run in which none exercises it fails
+   */
+  record RuleUse(
+      String spoke, int index, String strategy, boolean exercised, boolean insideOpaque) {
     String id() {
       return spoke + " rules[" + index + "] " + strategy;
     }
@@ -37,7 +43,12 @@ final class RuleCoverage {
                               || s.version().equals(spoke.version())
                                   && anyPresent(s.object(), rule.spokePaths()));
         }
-        out.add(new RuleUse(spoke.version(), rule.index(), rule.strategy().wireName(), exercised));
+        boolean inside =
+            java.util.stream.Stream.concat(rule.hubPaths().stream(), rule.spokePaths().stream())
+                .anyMatch(p -> spoke.opaque().stream().anyMatch(o -> p.startsWith(o + ".")));
+        out.add(
+            new RuleUse(
+                spoke.version(), rule.index(), rule.strategy().wireName(), exercised, inside));
       }
     }
     return out;

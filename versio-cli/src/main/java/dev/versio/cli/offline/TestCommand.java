@@ -393,7 +393,8 @@ public final class TestCommand implements Callable<Integer> {
     if (failOn == FailOn.NONE) {
       return 0;
     }
-    if (report.count("fail") + report.count("error") > 0) {
+    if (report.count("fail") + report.count("error") > 0
+        || !report.uncheckedInsideOpaque().isEmpty()) {
       return 1;
     }
     return strictMode && (!report.unexercised().isEmpty() || !schema.isEmpty()) ? 1 : 0;

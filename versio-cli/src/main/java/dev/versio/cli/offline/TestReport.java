@@ -58,6 +58,11 @@ record TestReport(
     return paths.stream().filter(r -> r.result().equals(result)).count();
   }
 
+  /** Rules inside opaque fields that no sample exercised: nothing else checks them. */
+  List<RuleCoverage.RuleUse> uncheckedInsideOpaque() {
+    return unexercised().stream().filter(RuleCoverage.RuleUse::insideOpaque).toList();
+  }
+
   List<RuleCoverage.RuleUse> unexercised() {
     return coverage.stream().filter(u -> !u.exercised()).toList();
   }
@@ -79,6 +84,7 @@ record TestReport(
       summary.put(kind, count(kind));
     }
     summary.put("unexercisedRules", unexercised().size());
+    summary.put("uncheckedRulesInsideOpaqueFields", uncheckedInsideOpaque().size());
     summary.put("schemaFindings", schema.size());
     summary.put("skippedDocuments", skipped.size());
     var results = o.putArray("paths");
@@ -114,7 +120,8 @@ record TestReport(
           .put("spoke", u.spoke())
           .put("rule", u.index())
           .put("strategy", u.strategy())
-          .put("exercised", u.exercised());
+          .put("exercised", u.exercised())
+          .put("insideOpaque", u.insideOpaque());
     }
     var findings = o.putArray("schemaFindings");
     for (var s : schema) {

@@ -80,6 +80,18 @@ final class TestTable {
         report.count("loss"),
         report.count("fail"),
         report.count("error"));
+    var unchecked = report.uncheckedInsideOpaque();
+    if (!unchecked.isEmpty()) {
+      Output.wrap(
+          out,
+          "FAILED: "
+              + unchecked.size()
+              + " rule(s) convert fields the schemas leave opaque"
+              + " (x-kubernetes-preserve-unknown-fields), so only samples can check them, and no"
+              + " sample sets their fields: "
+              + String.join(", ", unchecked.stream().map(RuleCoverage.RuleUse::id).toList()),
+          "  ");
+    }
     if (report.strict()) {
       strictVerdict(out, unexercised, report);
     }

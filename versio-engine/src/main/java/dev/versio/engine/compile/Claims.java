@@ -22,6 +22,19 @@ final class Claims {
     return owners.get(path);
   }
 
+  /** The claimed paths strictly below {@code path}, relative to it (rules below an opaque node). */
+  java.util.List<FieldPath> claimedBelow(FieldPath path) {
+    var out = new java.util.ArrayList<FieldPath>();
+    for (var claimed : owners.keySet()) {
+      if (claimed.size() > path.size()
+          && claimed.segments().subList(0, path.size()).equals(path.segments())) {
+        out.add(new FieldPath(claimed.segments().subList(path.size(), claimed.size())));
+      }
+    }
+    out.sort(java.util.Comparator.comparing(FieldPath::toString));
+    return out;
+  }
+
   /** Claims exactly {@code path}; returns the earlier owner on a double claim, else null. */
   Integer claim(FieldPath path, int rule) {
     return owners.putIfAbsent(path, rule);

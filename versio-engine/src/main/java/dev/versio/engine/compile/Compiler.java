@@ -117,7 +117,8 @@ public final class Compiler {
                 List.of(),
                 List.of(),
                 d.all(),
-                Optional.empty()));
+                Optional.empty(),
+                List.of()));
         continue;
       }
       var scope =
@@ -146,7 +147,8 @@ public final class Compiler {
               outcome.uncoveredSpoke(),
               outcome.ruleResults(),
               d.all(),
-              plan));
+              plan,
+              outcome.opaque()));
     }
     return new AnalyzeReport(target.describe(), config.hubVersion(), global.all(), spokes);
   }

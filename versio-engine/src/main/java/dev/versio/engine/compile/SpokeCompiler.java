@@ -28,7 +28,8 @@ final class SpokeCompiler {
       Verdict verdict,
       List<RuleResult> ruleResults,
       List<String> uncoveredHub,
-      List<String> uncoveredSpoke) {}
+      List<String> uncoveredSpoke,
+      List<String> opaque) {}
 
   Outcome compile(Scope s, List<Rule> rules) {
     var h2s = new StepList(HUB_TO_SPOKE);
@@ -171,13 +172,15 @@ final class SpokeCompiler {
     }
     var uncoveredHub = new ArrayList<String>();
     var uncoveredSpoke = new ArrayList<String>();
-    verdict = cover(s, h2s, s2h, verdict, uncoveredHub, uncoveredSpoke);
+    var opaque = new ArrayList<String>();
+    verdict = cover(s, h2s, s2h, verdict, uncoveredHub, uncoveredSpoke, opaque);
     var hubTree = KnownTree.of(s.hub().root());
     var spokeTree = KnownTree.of(s.spokeSchema().root());
     var passthrough = new Origin(s.spoke(), s.parent(), -1, "passthrough", null);
     h2s.add(new Op.Passthrough(hubTree, spokeTree), passthrough);
     s2h.add(new Op.Passthrough(spokeTree, hubTree), passthrough);
-    return new Outcome(h2s.build(), s2h.build(), verdict, results, uncoveredHub, uncoveredSpoke);
+    return new Outcome(
+        h2s.build(), s2h.build(), verdict, results, uncoveredHub, uncoveredSpoke, opaque);
   }
 
   /**
@@ -324,7 +327,8 @@ final class SpokeCompiler {
       StepList s2h,
       Verdict verdict,
       List<String> uncoveredHub,
-      List<String> uncoveredSpoke) {
+      List<String> uncoveredSpoke,
+      List<String> opaque) {
     var d = s.depth() == 0 ? s.diagnostics().withoutRule() : s.diagnostics();
     boolean hubLossless = verdict.hubToSpoke();
     boolean spokeLossless = verdict.spokeToHub();
@@ -338,12 +342,23 @@ final class SpokeCompiler {
           && twin.shape().equals(leaf.shape())) {
         s.hubClaims().claim(leaf.path(), -1);
         s.spokeClaims().claim(leaf.path(), -1);
+        if (leaf.node().preserveUnknownFields()) {
+          opaque.add(s.hubName(leaf.path()));
+        }
         if (!leaf.path().throughItems()) {
-          // one op and one origin serve both directions: identity is direction-agnostic
-          var copy = new Op.Copy(leaf.path(), leaf.path());
           var at = new Origin(s.spoke(), s.parent(), -1, "identity", leaf.path());
-          h2s.add(copy, at);
-          s2h.add(copy, at);
+          var belowHub = s.hubClaims().claimedBelow(leaf.path());
+          var belowSpoke = s.spokeClaims().claimedBelow(leaf.path());
+          if (belowHub.isEmpty() && belowSpoke.isEmpty()) {
+            // one op and one origin serve both directions: identity is direction-agnostic
+            var copy = new Op.Copy(leaf.path(), leaf.path());
+            h2s.add(copy, at);
+            s2h.add(copy, at);
+          } else {
+            // rules convert fields inside a node that keeps unknown fields: the rest is copied
+            h2s.add(new Op.CopyExcept(leaf.path(), leaf.path(), belowHub), at);
+            s2h.add(new Op.CopyExcept(leaf.path(), leaf.path(), belowSpoke), at);
+          }
         }
         continue;
       }

@@ -19,6 +19,7 @@ import java.util.Objects;
  */
 public sealed interface Op
     permits Op.Copy,
+        Op.CopyExcept,
         Op.Wrap,
         Op.Unwrap,
         Op.FirstElement,
@@ -56,6 +57,55 @@ public sealed interface Op
       var value = Tree.get(input, from);
       if (value != null) {
         Tree.set(output, to, value.deepCopy());
+      }
+    }
+  }
+
+  /**
+   * Copies a node that keeps unknown fields, less the paths below it that rules convert ({@code
+   * except}, relative to it), into whatever those rules wrote there (what they wrote wins), so that
+   * the order of ops still never matters.
+   */
+  record CopyExcept(FieldPath from, FieldPath to, List<FieldPath> except) implements Op {
+    public CopyExcept {
+      except = List.copyOf(except);
+    }
+
+    @Override
+    public void apply(JsonNode input, ObjectNode output) {
+      var value = Tree.get(input, from);
+      if (value == null) {
+        return;
+      }
+      var copy = value.deepCopy();
+      if (copy instanceof ObjectNode object) {
+        for (var path : except) {
+          Tree.deletePruning(object, path, 0);
+        }
+        if (object.isEmpty() && !value.isEmpty()) {
+          return; // every field it held is converted by rules
+        }
+      }
+      var existing = Tree.get(output, to);
+      if (existing == null) {
+        Tree.set(output, to, copy);
+      } else {
+        merge(existing, copy);
+      }
+    }
+
+    /** Adds to {@code into} what {@code from} has that it lacks, recursively. */
+    private static void merge(JsonNode into, JsonNode from) {
+      if (!(into instanceof ObjectNode target) || !from.isObject()) {
+        return;
+      }
+      for (var entry : from.properties()) {
+        var mine = target.get(entry.getKey());
+        if (mine == null) {
+          target.set(entry.getKey(), entry.getValue());
+        } else {
+          merge(mine, entry.getValue());
+        }
       }
     }
   }

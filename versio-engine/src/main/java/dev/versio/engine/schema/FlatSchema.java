@@ -79,7 +79,10 @@ public final class FlatSchema {
   }
 
   /**
-   * Resolves a rule path by following {@code properties} only.
+   * Resolves a rule path by following {@code properties}. Below a node that keeps unknown fields
+   * ({@code x-kubernetes-preserve-unknown-fields}, as projects that ship opaque CRDs declare {@code
+   * spec}) any path resolves, to a node that declares nothing, and the lookup says where the schema
+   * stopped knowing: a rule may reach there, but only samples can check it.
    *
    * @return the node, or a lookup error that names the first missing segment and what is declared
    */
@@ -87,6 +90,9 @@ public final class FlatSchema {
     var node = root;
     for (int i = 0; i < path.size(); i++) {
       var segment = path.segments().get(i);
+      if (node.preserveUnknownFields() && node.construct() == null) {
+        return new Lookup(SchemaNode.empty(), null, new FieldPath(path.segments().subList(0, i)));
+      }
       var c = Classification.of(node);
       if (!c.structured()) {
         var walked = new FieldPath(path.segments().subList(0, i));
@@ -114,14 +120,24 @@ public final class FlatSchema {
     return Lookup.found(node);
   }
 
-  /** The outcome of {@link #lookup}: a node or an error message. */
-  public record Lookup(SchemaNode node, String error) {
+  /**
+   * The outcome of {@link #lookup}: a node or an error message.
+   *
+   * @param opaqueAt the node that keeps unknown fields the path runs below, or null when the schema
+   *     declares the whole path
+   */
+  public record Lookup(SchemaNode node, String error, FieldPath opaqueAt) {
     static Lookup found(SchemaNode node) {
-      return new Lookup(node, null);
+      return new Lookup(node, null, null);
     }
 
     static Lookup failure(String error) {
-      return new Lookup(null, error);
+      return new Lookup(null, error, null);
+    }
+
+    /** Whether the path runs below a node that keeps unknown fields. */
+    public boolean belowOpaque() {
+      return opaqueAt != null;
     }
 
     public boolean ok() {
