@@ -113,30 +113,23 @@ class ForEachAndWhenTest {
   }
 
   @Test
-  void aThirdForEachLevelIsRejected() {
-    var diagnostics =
-        rejected(
-            target(HUB, SPOKE),
-            spokeRules(
-                """
-        - strategy: ForEach
-          forEach:
-            hubItemsPath: spec.pools
-            spokeItemsPath: spec.pools
-            rules:
-              - strategy: ForEach
-                forEach:
-                  hubItemsPath: taints
-                  spokeItemsPath: taints
-                  rules:
-                    - strategy: ForEach
-                      forEach: {hubItemsPath: x, spokeItemsPath: x, rules: []}
-        """));
+  void aFifthForEachLevelIsRejected() {
+    var innermost = "forEach: {hubItemsPath: x, spokeItemsPath: x, rules: []}";
+    var rules = "- strategy: ForEach\n  " + innermost;
+    for (int level = 0; level < 4; level++) {
+      rules =
+          "- strategy: ForEach\n  forEach:\n    hubItemsPath: x\n    spokeItemsPath: x\n"
+              + "    rules:\n"
+              + rules.indent(6);
+    }
+    var diagnostics = rejected(target(HUB, SPOKE), spokeRules(rules));
     assertThat(diagnostics)
         .anySatisfy(
             d -> {
               assertThat(d.code()).isEqualTo(DiagnosticCode.FOREACH_TOO_DEEP);
-              assertThat(d.ruleLocation()).isEqualTo("rules[0].forEach.rules[0].forEach.rules[0]");
+              assertThat(d.ruleLocation())
+                  .isEqualTo(
+                      "rules[0].forEach.rules[0].forEach.rules[0].forEach.rules[0].forEach.rules[0]");
             });
   }
 

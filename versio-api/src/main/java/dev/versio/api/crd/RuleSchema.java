@@ -20,9 +20,9 @@ import java.util.List;
  * keeping them would hide every parameter from {@code kubectl explain} and from kubectl's
  * validation, which rejects an unknown key before it reaches the apiserver. A client that skips
  * validation has unknown keys pruned. Only JSON-valued parameters accept any value. A {@code
- * ForEach} may nest one more {@code ForEach} ({@link RuleParser#MAX_FOREACH_DEPTH}), so its rules
- * are typed by unrolling that many levels; the innermost level offers no {@code ForEach} at all.
- * The schema has no references and no recursion.
+ * ForEach} may nest {@code ForEach}es up to {@link RuleParser#MAX_FOREACH_DEPTH} levels, so its
+ * rules are typed by unrolling that many levels; the innermost level offers no {@code ForEach} at
+ * all. The schema has no references and no recursion.
  */
 public final class RuleSchema {
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;

@@ -50,7 +50,33 @@ final class DocumentReader {
         // text that merely starts like JSON may still be YAML ({a: b}); YAML decides
       }
     }
-    return parse(file, bytes, false);
+    return parse(file, withoutAliases(file, bytes), false);
+  }
+
+  /** The YAML text with its anchors and aliases resolved, or the bytes as they are without any. */
+  private byte[] withoutAliases(InputFile file, byte[] bytes) {
+    var text = new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+    try {
+      if (!YamlAliases.used(text, loaderOptions())) {
+        return bytes;
+      }
+    } catch (RuntimeException e) {
+      return bytes; // not YAML the resolver reads: the parser below says what is wrong
+    }
+    try {
+      return new YamlAliases(loaderOptions())
+          .expand(text)
+          .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    } catch (RuntimeException e) {
+      throw new LoadError(
+          file.label() + ": cannot resolve its YAML aliases: " + e.getMessage().strip());
+    }
+  }
+
+  private LoaderOptions loaderOptions() {
+    var options = new LoaderOptions();
+    options.setCodePointLimit((int) Math.min(Integer.MAX_VALUE, limits.maxYamlChars()));
+    return options;
   }
 
   private List<Document> parse(InputFile file, byte[] bytes, boolean json) {
@@ -140,8 +166,7 @@ final class DocumentReader {
   }
 
   private ObjectMapper yamlMapper(boolean strict) {
-    var options = new LoaderOptions();
-    options.setCodePointLimit((int) Math.min(Integer.MAX_VALUE, limits.maxYamlChars()));
+    var options = loaderOptions();
     // the builder does not start from YAMLFactory's defaults: an empty value must stay null
     var factory =
         YAMLFactory.builder()

@@ -71,7 +71,7 @@ final class LossSearch {
     boolean script = rule instanceof Rule.CEL;
     boolean wanted =
         script || !rule.options().acknowledgeLossy() || s.tools().acknowledgedCounterexamples();
-    var probes = new Probes(literals(rule));
+    var probes = new Probes(literals(rule), s.probes());
     var hubFields = fields(s, rule, true);
     var spokeFields = fields(s, rule, false);
     boolean hubToSpoke = verdict.hubToSpoke();
@@ -139,7 +139,7 @@ final class LossSearch {
    */
   static Outcome whenFalse(
       Scope s, Rule rule, dev.versio.engine.rule.RuleOptions.When when, Op forth, Op back) {
-    var probes = new Probes(literals(rule));
+    var probes = new Probes(literals(rule), s.probes());
     var hubFields = fields(s, rule, true);
     var spokeFields = fields(s, rule, false);
     var onHub = otherThan(s.hub().lookup(when.path()).node(), when, s.hubName(when.path()), probes);

@@ -12,7 +12,10 @@ import dev.versio.engine.schema.TextLanguage;
 import dk.brics.automaton.BasicAutomata;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Values a schema node admits that are likely to expose a loss: spellings a parser normalises
@@ -40,13 +43,24 @@ final class Probes {
   private static final int SINGLE_ELEMENTS = 40;
 
   private final List<String> literals;
+  private final ProbeCache cache;
+  // the values of every node already probed, per depth: a deep schema asks for the same element
+  // schema again for every combination above it
+  private final List<Map<SchemaNode, List<JsonNode>>> seen = new ArrayList<>();
 
   /**
    * @param literals text the rule itself names (separators, keys, mapped values): values holding
    *     them are tried too
+   * @param cache the texts within patterns found by earlier rules of the same compile
    */
-  Probes(List<String> literals) {
+  Probes(List<String> literals, ProbeCache cache) {
     this.literals = List.copyOf(literals);
+    this.cache = cache;
+  }
+
+  /** Probes of one rule alone (tests). */
+  Probes(List<String> literals) {
+    this(literals, new ProbeCache());
   }
 
   /** Whether {@link #values} is every value {@code node} admits (an enum, a boolean). */
@@ -62,6 +76,18 @@ final class Probes {
   }
 
   private List<JsonNode> values(SchemaNode node, int depth) {
+    while (seen.size() <= depth) {
+      seen.add(new IdentityHashMap<>());
+    }
+    var known = seen.get(depth).get(node);
+    if (known == null) {
+      known = Collections.unmodifiableList(compute(node, depth));
+      seen.get(depth).put(node, known);
+    }
+    return known;
+  }
+
+  private List<JsonNode> compute(SchemaNode node, int depth) {
     var out = new ArrayList<JsonNode>();
     for (var candidate : candidates(node, depth)) {
       if (SchemaConformance.checkValue(candidate, node, "").isEmpty()
@@ -134,6 +160,13 @@ final class Probes {
    * still reach values the schema allows (e.g. {@code "00"} for {@code ^[0-9]+$}).
    */
   private void textsWithin(SchemaNode node, List<JsonNode> out) {
+    cache
+        .textsWithin(node.textBounds(), literals, () -> findTextsWithin(node))
+        .forEach(t -> out.add(NODES.textNode(t)));
+  }
+
+  private List<String> findTextsWithin(SchemaNode node) {
+    var found = new ArrayList<String>();
     var admitted = TextLanguage.admitted(node);
     var any = BasicAutomata.makeAnyString();
     var holding = new ArrayList<String>(TEXT);
@@ -144,9 +177,10 @@ final class Probes {
               .intersection(any.concatenate(BasicAutomata.makeString(text)).concatenate(any))
               .getShortestExample(true);
       if (example != null) {
-        out.add(NODES.textNode(example));
+        found.add(example);
       }
     }
+    return found;
   }
 
   /**

@@ -14,6 +14,7 @@ import dev.versio.engine.schema.SchemaNode;
  * element inside {@code forEach}), the claims so far, and where diagnostics go.
  *
  * @param hubPrefix shown before hub paths in messages (e.g. {@code spec.pools[].} inside forEach)
+ * @param probes the probe texts found so far, shared by every rule of one spoke's compile
  */
 record Scope(
     String spoke,
@@ -27,7 +28,8 @@ record Scope(
     int depth,
     Origin parent,
     Diagnostics diagnostics,
-    Tools tools) {
+    Tools tools,
+    ProbeCache probes) {
 
   static Scope top(
       String spoke,
@@ -50,7 +52,8 @@ record Scope(
         0,
         null,
         d,
-        tools);
+        tools,
+        new ProbeCache());
   }
 
   /** The scope of one array element, for the nested rules of a {@code forEach}. */
@@ -75,7 +78,8 @@ record Scope(
         depth + 1,
         forEach,
         nested,
-        tools);
+        tools,
+        probes);
   }
 
   /** The same scope with diagnostics positioned at rule {@code index}. */
@@ -92,7 +96,8 @@ record Scope(
         depth,
         parent,
         diagnostics.atRule(index),
-        tools);
+        tools,
+        probes);
   }
 
   String hubName(FieldPath path) {

@@ -20,7 +20,7 @@ import java.util.Optional;
  */
 public final class RuleParser {
   /** A {@code forEach} inside a {@code forEach} is allowed; a third level is not. */
-  public static final int MAX_FOREACH_DEPTH = 2;
+  public static final int MAX_FOREACH_DEPTH = 4;
 
   /** Parses a list of rules at nesting depth {@code depth} (0 = a spoke's own rules). */
   public List<Rule> parseRules(JsonNode rules, Diagnostics diagnostics, int depth) {

@@ -216,7 +216,7 @@ final class CollectionStrategies {
                 "rules",
                 RULES,
                 "The rules for one element; their paths are relative to the element. A"
-                    + " `ForEach` may hold one more `ForEach` ("
+                    + " `ForEach` may hold further `ForEach`es ("
                     + RuleParser.MAX_FOREACH_DEPTH
                     + " levels in all)."))
         .hubToSpoke(
