@@ -10,7 +10,8 @@ import java.util.Set;
 
 /**
  * What changes between two analysed configs of the same target, spoke by spoke: lossless verdicts,
- * claims (rules by strategy and paths), and coverage gaps.
+ * claims (rules by strategy and paths), coverage gaps, and what the compiled plans do differently
+ * with the same objects.
  */
 record ConfigDiff(String hubBefore, String hubAfter, List<SpokeDelta> spokes) {
   ConfigDiff {
@@ -29,8 +30,10 @@ record ConfigDiff(String hubBefore, String hubAfter, List<SpokeDelta> spokes) {
       List<String> uncoveredAdded,
       List<String> uncoveredRemoved,
       int errorsBefore,
-      int errorsAfter) {
+      int errorsAfter,
+      List<BehaviourDiff.Direction> behaviour) {
     SpokeDelta {
+      behaviour = List.copyOf(behaviour);
       claimsAdded = List.copyOf(claimsAdded);
       claimsRemoved = List.copyOf(claimsRemoved);
       uncoveredAdded = List.copyOf(uncoveredAdded);
@@ -43,12 +46,14 @@ record ConfigDiff(String hubBefore, String hubAfter, List<SpokeDelta> spokes) {
           && claimsRemoved.isEmpty()
           && uncoveredAdded.isEmpty()
           && uncoveredRemoved.isEmpty()
-          && errorsBefore == errorsAfter;
+          && errorsBefore == errorsAfter
+          && behaviour.isEmpty();
     }
 
     /** A direction that was lossless before is lossy now, or the spoke now has errors. */
     boolean worse() {
       return errorsAfter > errorsBefore
+          || behaviour.stream().anyMatch(BehaviourDiff.Direction::worse)
           || verdictBefore != null
               && verdictAfter != null
               && (verdictBefore.charAt(0) == 'L' && verdictAfter.charAt(0) != 'L'
@@ -86,9 +91,26 @@ record ConfigDiff(String hubBefore, String hubAfter, List<SpokeDelta> spokes) {
               minus(uncoveredAfter, uncoveredBefore),
               minus(uncoveredBefore, uncoveredAfter),
               errors(b),
-              errors(a)));
+              errors(a),
+              behaviour(before, b, a)));
     }
     return new ConfigDiff(before.parsed().hubVersion(), after.parsed().hubVersion(), spokes);
+  }
+
+  /** What the two plans of a spoke do differently, when both compile. */
+  private static List<BehaviourDiff.Direction> behaviour(
+      Analysis analysis, SpokeReport before, SpokeReport after) {
+    if (before == null || after == null || before.plan().isEmpty() || after.plan().isEmpty()) {
+      return List.of();
+    }
+    var schemas = new java.util.HashMap<String, dev.versio.engine.schema.SchemaNode>();
+    analysis.target().source().versions().forEach(v -> schemas.put(v.name(), v.schema()));
+    var hub = schemas.get(analysis.parsed().hubVersion());
+    var spoke = schemas.get(before.version());
+    if (hub == null || spoke == null) {
+      return List.of();
+    }
+    return BehaviourDiff.of(before.plan().get(), after.plan().get(), hub, spoke);
   }
 
   private static SpokeReport spoke(Analysis analysis, String version) {

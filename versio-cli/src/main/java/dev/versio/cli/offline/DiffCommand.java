@@ -147,11 +147,14 @@ public final class DiffCommand implements Callable<Integer> {
       if (s.errorsBefore() != s.errorsAfter()) {
         out.println("  errors: " + s.errorsBefore() + " -> " + s.errorsAfter());
       }
+      s.behaviour().forEach(d -> Output.wrap(out, "  behaviour " + d.describe(), "      "));
     }
     out.println(
         diff.unchanged()
             ? "no difference"
-            : diff.worse() ? "differences; some direction became lossy or invalid" : "differences");
+            : diff.worse()
+                ? "differences; some direction became lossy or invalid, or now loses fields"
+                : "differences");
   }
 
   private static String word(char c) {
@@ -177,6 +180,16 @@ public final class DiffCommand implements Callable<Integer> {
       j.put("errorsBefore", s.errorsBefore());
       j.put("errorsAfter", s.errorsAfter());
       j.put("worse", s.worse());
+      var behaviour = j.putArray("behaviour");
+      for (var d : s.behaviour()) {
+        var b = behaviour.addObject();
+        b.put("direction", d.direction());
+        b.put("differing", d.differing());
+        b.put("tried", d.tried());
+        d.paths().forEach(b.putArray("paths")::add);
+        d.newlyLost().forEach(b.putArray("newlyLost")::add);
+        d.noLongerWritten().forEach(b.putArray("noLongerWritten")::add);
+      }
     }
     Output.structured(spec.commandLine().getOut(), o, output == OutputFormat.YAML);
   }

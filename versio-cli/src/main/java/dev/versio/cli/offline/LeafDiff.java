@@ -28,8 +28,9 @@ final class LeafDiff {
    * One difference.
    *
    * @param added whether {@code b} has the field and {@code a} does not
+   * @param removed whether {@code a} has the field and {@code b} does not
    */
-  record Change(String path, boolean added) {}
+  record Change(String path, boolean added, boolean removed) {}
 
   static List<String> paths(JsonNode a, JsonNode b) {
     return changes(a, b).stream().map(Change::path).toList();
@@ -62,7 +63,7 @@ final class LeafDiff {
       return;
     }
     if (a == null || b == null || !EngineJson.sameValue(a, b)) {
-      out.add(new Change(path, a == null));
+      out.add(new Change(path, a == null, b == null));
     }
   }
 }

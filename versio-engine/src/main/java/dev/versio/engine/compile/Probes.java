@@ -35,7 +35,8 @@ final class Probes {
           "TRUE", "yes", "1000m", "0.5", "1k", "1h30m", "3600s", "1h", "05", "-0", "a b", "a;b",
           "a:b", "A", "-", "0", "1", "10", "1000", "");
 
-  private static final List<Long> INTEGERS = List.of(0L, 1L, 7L, -1L, 42L, 1000L, 1024L, 5400L);
+  private static final List<Long> INTEGERS =
+      List.of(0L, 1L, 7L, -1L, 42L, 1000L, 1024L, 5400L, 65535L, 123456789L);
   private static final List<String> NUMBERS =
       List.of("0.5", "1.5", "0.1", "3", "2.25", "1e-7", "1234.5678", "-2.5");
   private static final int MAX_DEPTH = 4;
