@@ -81,15 +81,19 @@ final class ConfigDraft {
       }
       boolean none = spoke.rules().isEmpty() && spoke.possibleRenames().isEmpty();
       y.append(none ? "    rules: []\n" : "    rules:\n");
-      for (var r : spoke.rules()) {
-        y.append("    # review: ")
-            .append(DraftRules.headline(r))
-            .append(": ")
-            .append(r.reason())
-            .append('\n');
-        DraftRules.yaml(y, r, "    ");
-      }
+      DraftNesting.yaml(y, spoke.rules(), "    ");
       for (var r : spoke.possibleRenames()) {
+        if (DraftNesting.insideLists(r)) {
+          // a commented-out ForEach nest would be hard to read: name the fields instead
+          y.append("    # review: maybe renamed: ")
+              .append(r.hubPath())
+              .append(" <- ")
+              .append(r.spokePath())
+              .append(": ")
+              .append(r.reason())
+              .append(". To rename, add a FieldRename inside a ForEach per list level\n");
+          continue;
+        }
         y.append("    # review: maybe renamed: ")
             .append(r.reason())
             .append(". To rename, uncomment:\n");

@@ -497,6 +497,40 @@ class OfflineCommandsTest {
   }
 
   @Test
+  void suggestWritesRenamesInsideListsAsOneForEachPerListAndTheDraftLeavesOnlyTheNamedFields()
+      throws IOException {
+    var crd = examples().resolve("gateway-route").resolve("crd.yaml").toString();
+    assertThat(run("suggest", "--crd", crd)).as("%s", err).isZero();
+    assertThat(out.toString())
+        .contains(
+            """
+                - strategy: ForEach
+                  forEach:
+                    hubItemsPath: "spec.rules"
+                    spokeItemsPath: "spec.rules"
+                    rules:
+            """)
+        .contains("fieldRename: {hubPath: \"timeouts.request\", spokePath: \"requestTimeout\"}")
+        .contains("# review: maybe renamed: spec.rules[].matches[].headers[].type <-");
+    var draft = tmp.resolve("config.yaml");
+    Files.writeString(draft, out.toString());
+    out.getBuffer().setLength(0);
+    assertThat(run("analyze", "-c", draft.toString(), "--crd", crd, "-o", "json")).isEqualTo(1);
+    var uncovered = new ArrayList<String>();
+    for (var d : new ObjectMapper().readTree(out.toString()).path("diagnostics")) {
+      if (d.path("code").asText().equals("UNCOVERED_FIELD")) {
+        uncovered.add(d.path("path").asText());
+      }
+    }
+    assertThat(uncovered)
+        .as("the fields the draft's comments leave to the author, and nothing else")
+        .containsExactlyInAnyOrder(
+            "spec.rules[].matches[].headers[].type",
+            "spec.rules[].matches[].headers[].matchType",
+            "spec.rules[].backendRefs[].weight");
+  }
+
+  @Test
   void generatePrintsASkeletonThatParsesButStillNeedsItsRules() throws IOException {
     var story = examples().resolve("field-rename");
     var crd = story.resolve("crd.yaml").toString();

@@ -52,15 +52,16 @@ final class LinkJudge {
   }
 
   Optional<Link> judge(Leaf h, Leaf s) {
-    if (h.path().throughItems() || s.path().throughItems()) {
-      return Optional.empty(); // a rename inside array items needs a forEach
+    if (!itemsPrefix(h.path()).equals(itemsPrefix(s.path()))) {
+      return Optional.empty(); // inside different lists: no ForEach holds both
     }
     var hubPath = h.path().toString();
     var spokePath = s.path().toString();
     if (!h.path().parent().equals(s.path().parent())) {
-      return h.path().last().equals(s.path().last()) && sameType(h, s)
-          ? Optional.of(move(h, s))
-          : Optional.empty();
+      if (h.path().last().equals(s.path().last()) && sameType(h, s)) {
+        return Optional.of(move(h, s));
+      }
+      return folded(h, s);
     }
     boolean sameType = sameType(h, s);
     var hn = FieldName.of(h.path().last());
@@ -185,6 +186,91 @@ final class LinkJudge {
             s.path().toString(),
             reason + ", between parents both versions have (" + hp + ", " + sp + ")"),
         false);
+  }
+
+  /**
+   * A field moved out of (or into) an object and named after it: {@code timeouts.request} and
+   * {@code requestTimeout} hold the same words, one level apart, with the same type. Confident when
+   * the object exists on one side only, else only offered.
+   */
+  private Optional<Link> folded(Leaf h, Leaf s) {
+    var hp = h.path().parent();
+    var sp = s.path().parent();
+    Leaf nested;
+    Leaf flat;
+    if (!hp.isRoot() && hp.parent().equals(sp)) {
+      nested = h;
+      flat = s;
+    } else if (!sp.isRoot() && sp.parent().equals(hp)) {
+      nested = s;
+      flat = h;
+    } else {
+      return Optional.empty();
+    }
+    if (!sameType(h, s)
+        || !FieldName.of(h.path().last()).unit().equals(FieldName.of(s.path().last()).unit())) {
+      return Optional.empty();
+    }
+    var object = nested.path().parent();
+    var joined = new ArrayList<String>(words(object.last()));
+    joined.addAll(words(nested.path().last()));
+    var flatWords = words(flat.path().last());
+    if (!sorted(joined).equals(sorted(flatWords))) {
+      return Optional.empty();
+    }
+    boolean objectOnOneSide =
+        nested == h ? !holdsAny(spokeLeaves, object) : !holdsAny(hubLeaves, object);
+    // an object that holds nothing else is a wrapper: ObjectToScalar says so better
+    var side = nested == h ? hubLeaves : spokeLeaves;
+    boolean alone =
+        side.keySet().stream().filter(p -> p.startsWith(object) && !p.equals(object)).count() == 1;
+    var reason =
+        "the same words ("
+            + String.join(" ", flatWords)
+            + ") one level apart: "
+            + nested.path().last()
+            + (nested == h ? " moved into " : " moved out of ")
+            + object.last()
+            + ", same type ("
+            + h.describe()
+            + ")"
+            + (alone
+                ? "; "
+                    + object.last()
+                    + " holds nothing else, so an ObjectToScalar with key "
+                    + nested.path().last()
+                    + " may say it better"
+                : "");
+    boolean confident = objectOnOneSide && !alone;
+    return Optional.of(
+        new Link(
+            h,
+            s,
+            confident ? 1.0 : 0.9,
+            new ProposedRule.Rename(h.path().toString(), s.path().toString(), reason),
+            confident));
+  }
+
+  /** The words of a name, a plural ({@code timeouts}) as its singular. */
+  private static List<String> words(String name) {
+    var out = new ArrayList<String>();
+    for (var word : FieldName.of(name).stem()) {
+      out.add(
+          word.length() > 3 && word.endsWith("s") && !word.endsWith("ss")
+              ? word.substring(0, word.length() - 1)
+              : word);
+    }
+    return out;
+  }
+
+  private static List<String> sorted(List<String> words) {
+    return words.stream().sorted().toList();
+  }
+
+  /** The path up to and including its last list level ({@code spec.rules[]}), or the root. */
+  private static List<String> itemsPrefix(FieldPath path) {
+    int last = path.segments().lastIndexOf(FieldPath.ITEMS);
+    return last < 0 ? List.of() : path.segments().subList(0, last + 1);
   }
 
   private static boolean holdsAny(Map<FieldPath, Leaf> leaves, FieldPath parent) {

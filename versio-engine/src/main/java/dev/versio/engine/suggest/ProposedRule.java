@@ -5,6 +5,7 @@ import dev.versio.engine.rule.Rule;
 import dev.versio.engine.rule.RuleOptions;
 import dev.versio.engine.rule.Strategy;
 import java.math.BigDecimal;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -19,8 +20,41 @@ public sealed interface ProposedRule {
   /** The rule this proposal stands for. */
   Rule toRule();
 
+  /** The strategy of the rule for the field itself (inside any {@code ForEach} it needs). */
   default Strategy strategy() {
-    return toRule().strategy();
+    var rule = toRule();
+    while (rule instanceof Rule.ForEach f) {
+      rule = f.rules().getFirst();
+    }
+    return rule.strategy();
+  }
+
+  /**
+   * The rule {@code make} builds for the two fields, inside one {@code ForEach} per list level
+   * their paths go through ({@code spec.pools[].taints[].effect}: two). Both paths go through the
+   * same lists: the suggester pairs nothing else.
+   */
+  private static Rule nested(
+      String hubPath,
+      String spokePath,
+      java.util.function.BiFunction<FieldPath, FieldPath, Rule> make) {
+    var hub = hubPath.split("\\[\\]\\.", -1);
+    var spoke = spokePath.split("\\[\\]\\.", -1);
+    if (hub.length != spoke.length) {
+      throw new IllegalArgumentException(
+          hubPath + " and " + spokePath + " go through different lists");
+    }
+    var rule =
+        make.apply(FieldPath.parse(hub[hub.length - 1]), FieldPath.parse(spoke[hub.length - 1]));
+    for (int i = hub.length - 2; i >= 0; i--) {
+      rule =
+          new Rule.ForEach(
+              FieldPath.parse(hub[i]),
+              FieldPath.parse(spoke[i]),
+              List.of(rule),
+              RuleOptions.none());
+    }
+    return rule;
   }
 
   /** A field moved or renamed: the same value under another name. */
@@ -33,8 +67,7 @@ public sealed interface ProposedRule {
 
     @Override
     public Rule toRule() {
-      return new Rule.FieldRename(
-          FieldPath.parse(hubPath), FieldPath.parse(spokePath), RuleOptions.none());
+      return nested(hubPath, spokePath, (h, s) -> new Rule.FieldRename(h, s, RuleOptions.none()));
     }
   }
 
@@ -52,8 +85,8 @@ public sealed interface ProposedRule {
 
     @Override
     public Rule toRule() {
-      return new Rule.NumericScale(
-          FieldPath.parse(hubPath), FieldPath.parse(spokePath), factor, RuleOptions.none());
+      return nested(
+          hubPath, spokePath, (h, s) -> new Rule.NumericScale(h, s, factor, RuleOptions.none()));
     }
   }
 
@@ -66,8 +99,10 @@ public sealed interface ProposedRule {
 
     @Override
     public Rule toRule() {
-      return new Rule.TypeCoerce(
-          FieldPath.parse(path), Rule.FractionalPolicy.ERROR, RuleOptions.none());
+      return nested(
+          path,
+          path,
+          (h, s) -> new Rule.TypeCoerce(h, Rule.FractionalPolicy.ERROR, RuleOptions.none()));
     }
   }
 
@@ -81,8 +116,7 @@ public sealed interface ProposedRule {
 
     @Override
     public Rule toRule() {
-      return new Rule.Duration(
-          FieldPath.parse(hubPath), FieldPath.parse(spokePath), RuleOptions.none());
+      return nested(hubPath, spokePath, (h, s) -> new Rule.Duration(h, s, RuleOptions.none()));
     }
   }
 
@@ -96,8 +130,7 @@ public sealed interface ProposedRule {
 
     @Override
     public Rule toRule() {
-      return new Rule.Quantity(
-          FieldPath.parse(hubPath), FieldPath.parse(spokePath), RuleOptions.none());
+      return nested(hubPath, spokePath, (h, s) -> new Rule.Quantity(h, s, RuleOptions.none()));
     }
   }
 }

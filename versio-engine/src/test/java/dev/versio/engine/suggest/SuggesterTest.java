@@ -40,6 +40,80 @@ class SuggesterTest {
   }
 
   @Test
+  void aFieldMovedOutOfAnObjectAndNamedAfterItIsRenamedInsideAForEachOverItsList() {
+    var hub =
+        """
+        pools:
+          type: array
+          items:
+            type: object
+            properties:
+              name: {type: string}
+              timeouts: {type: object, properties: {request: {type: string}, idle: {type: string}}}
+              grace: {type: string}
+        """;
+    var spoke =
+        """
+        pools:
+          type: array
+          items:
+            type: object
+            properties:
+              name: {type: string}
+              requestTimeout: {type: string}
+              idleTimeout: {type: string}
+              grace: {type: string}
+        """;
+    var target = target(hub, spoke);
+    var rules = suggester.suggest(target, null).spokes().getFirst().rules();
+    assertThat(rules).hasSize(2);
+    assertThat(rules.getFirst())
+        .isInstanceOfSatisfying(
+            ProposedRule.Rename.class,
+            r -> {
+              assertThat(r.hubPath()).isEqualTo("spec.pools[].timeouts.request");
+              assertThat(r.spokePath()).isEqualTo("spec.pools[].requestTimeout");
+              assertThat(r.reason()).contains("moved into timeouts");
+              assertThat(r.strategy()).isEqualTo(dev.versio.engine.rule.Strategy.FIELD_RENAME);
+            });
+    // the rule a config can hold: a ForEach over the list with the rename inside
+    assertThat(rules.getFirst().toRule())
+        .isInstanceOfSatisfying(
+            dev.versio.engine.rule.Rule.ForEach.class,
+            f -> {
+              assertThat(f.hubItemsPath().toString()).isEqualTo("spec.pools");
+              assertThat(f.rules())
+                  .singleElement()
+                  .isEqualTo(
+                      new dev.versio.engine.rule.Rule.FieldRename(
+                          dev.versio.engine.FieldPath.parse("timeouts.request"),
+                          dev.versio.engine.FieldPath.parse("requestTimeout"),
+                          dev.versio.engine.rule.RuleOptions.none()));
+            });
+  }
+
+  @Test
+  void anObjectThatHoldsNothingButTheMovedFieldIsOnlyOffered() {
+    var spoke =
+        spoke(
+            "{endpoint: {type: object, properties: {url: {type: string}}}}",
+            "{endpointURL: {type: string}}");
+    assertThat(spoke.rules()).isEmpty();
+    assertThat(spoke.possibleRenames())
+        .singleElement()
+        .satisfies(r -> assertThat(r.reason()).contains("ObjectToScalar"));
+  }
+
+  @Test
+  void fieldsInDifferentListsAreNeverPaired() {
+    var spoke =
+        spoke(
+            "{a: {type: array, items: {type: object, properties: {x: {type: string}}}}}",
+            "{b: {type: array, items: {type: object, properties: {x: {type: string}}}}}");
+    assertThat(spoke.rules()).noneMatch(r -> r.toString().contains("[].x"));
+  }
+
+  @Test
   void identicalVersionsNeedNoRule() {
     var props = "{replicas: {type: integer}, image: {type: string}}";
 
