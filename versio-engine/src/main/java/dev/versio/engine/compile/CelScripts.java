@@ -20,8 +20,10 @@ import java.util.List;
 
 /**
  * The CEL environment of the {@code cel} strategy: one variable {@code object} (the whole input, or
- * the element inside forEach) as {@code map(string, dyn)}, the string extensions, a result that
- * must be a map, and a bound on loop iterations. Compiled programs are immutable and thread-safe.
+ * the element inside forEach) as {@code map(string, dyn)}, the extensions Kubernetes' own CEL
+ * offers (strings, lists, sets, math, regex, base64, optional values, {@code cel.bind}), a result
+ * that must be a map, and a bound on loop iterations. Compiled programs are immutable and
+ * thread-safe.
  */
 final class CelScripts {
   /**
@@ -48,12 +50,29 @@ final class CelScripts {
             .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
             .addVar("object", mapOfDyn)
             .setResultType(mapOfDyn)
-            .addLibraries(CelExtensions.strings())
+            // what Kubernetes' own CEL offers: strings, lists, sets, math, regex, base64,
+            // optional field access (object.?spec.?size.orValue(1)) and cel.bind
+            .addLibraries(
+                CelExtensions.strings(),
+                CelExtensions.lists(),
+                CelExtensions.sets(options),
+                CelExtensions.math(options),
+                CelExtensions.regex(),
+                CelExtensions.encoders(),
+                CelExtensions.optional(),
+                CelExtensions.bindings())
             .build();
     runtime =
         CelRuntimeFactory.standardCelRuntimeBuilder()
             .setOptions(options)
-            .addLibraries(CelExtensions.strings())
+            .addLibraries(
+                CelExtensions.strings(),
+                CelExtensions.lists(),
+                CelExtensions.sets(options),
+                CelExtensions.math(options),
+                CelExtensions.regex(),
+                CelExtensions.encoders(),
+                CelExtensions.optional())
             .build();
   }
 
@@ -74,7 +93,10 @@ final class CelScripts {
     }
   }
 
-  /** The field paths read through {@code object.a.b…} select chains (longest chains only). */
+  /**
+   * The field paths read through {@code object.a.b…} chains, optional ones ({@code object.?a.?b})
+   * included (longest chains only).
+   */
   private static List<FieldPath> reads(CelAbstractSyntaxTree ast) {
     var out = new ArrayList<FieldPath>();
     CelNavigableAst.fromAst(ast)
@@ -83,19 +105,18 @@ final class CelScripts {
         .forEach(
             node -> {
               var expr = node.expr();
-              if (expr.getKind() != CelExpr.ExprKind.Kind.SELECT) {
+              if (field(expr) == null) {
                 return;
               }
               var parent = node.parent();
-              if (parent.isPresent()
-                  && parent.get().expr().getKind() == CelExpr.ExprKind.Kind.SELECT) {
+              if (parent.isPresent() && isOperandOf(parent.get().expr(), expr)) {
                 return; // part of a longer chain
               }
               var segments = new ArrayList<String>();
               CelExpr current = expr;
-              while (current.getKind() == CelExpr.ExprKind.Kind.SELECT) {
-                segments.addFirst(current.select().field());
-                current = current.select().operand();
+              while (field(current) != null) {
+                segments.addFirst(field(current));
+                current = operand(current);
               }
               if (current.getKind() == CelExpr.ExprKind.Kind.IDENT
                   && current.ident().name().equals("object")) {
@@ -103,5 +124,34 @@ final class CelScripts {
               }
             });
     return out;
+  }
+
+  private static final String OPTIONAL_SELECT = "_?._";
+
+  /** The field {@code expr} selects ({@code x.f} or {@code x.?f}), or null. */
+  private static String field(CelExpr expr) {
+    if (expr.getKind() == CelExpr.ExprKind.Kind.SELECT) {
+      return expr.select().field();
+    }
+    if (expr.getKind() == CelExpr.ExprKind.Kind.CALL
+        && expr.call().function().equals(OPTIONAL_SELECT)
+        && expr.call().args().size() == 2
+        && expr.call().args().get(1).getKind() == CelExpr.ExprKind.Kind.CONSTANT) {
+      return expr.call().args().get(1).constant().stringValue();
+    }
+    return null;
+  }
+
+  private static CelExpr operand(CelExpr expr) {
+    return expr.getKind() == CelExpr.ExprKind.Kind.SELECT
+        ? expr.select().operand()
+        : expr.call().args().getFirst();
+  }
+
+  /**
+   * Whether {@code parent} selects a field of {@code child} (so child is inside a longer chain).
+   */
+  private static boolean isOperandOf(CelExpr parent, CelExpr child) {
+    return field(parent) != null && operand(parent).id() == child.id();
   }
 }

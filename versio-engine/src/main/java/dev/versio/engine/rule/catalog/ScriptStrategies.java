@@ -83,12 +83,17 @@ final class ScriptStrategies {
         .spokeToHub(
             "Evaluates `spokeToHub` and writes each of `hubPaths` that the result holds.", "Never.")
         .note(
-            "Expressions are type-checked at compile time, and every `object.a.b` they read must"
-                + " exist in the source schema. Integers arrive as CEL `int`, decimals as"
-                + " `double`. An evaluation may visit at most 1,000,000 expression nodes and"
+            "Expressions are type-checked at compile time, and every `object.a.b` (or"
+                + " `object.?a.?b`) they read must exist in the source schema. Integers arrive as"
+                + " CEL `int`, decimals as `double`. Besides the standard library, expressions"
+                + " have what Kubernetes' own CEL offers: optional values (`object.?spec.?size"
+                + ".orValue(1)`), `cel.bind`, and the strings, lists, sets, math, regex and base64"
+                + " extensions. An evaluation may visit at most 1,000,000 expression nodes and"
                 + " 10,000 loop iterations in all, and the lists, maps and strings it builds may"
                 + " hold 2,000,000 elements and characters together (its result as JSON too); an"
-                + " error fails the conversion, so guard optional fields with `has()`.")
+                + " error fails the conversion, so guard optional fields with `has()` or `?.`;"
+                + " an expression that fails on every value it is tried on is an error"
+                + " (`RULE_ALWAYS_FAILS`).")
         .schemas("rgb: {type: integer}\n", "red: {type: integer}\ngreen: {type: integer}\n")
         .rule(
             """
