@@ -194,7 +194,11 @@ final class ScriptRules {
           .error(
               DiagnosticCode.INVALID_PARAM,
               null,
-              Scope.label(r) + ": cel." + direction + " does not compile: " + compiled.error(),
+              Scope.label(r)
+                  + ": cel."
+                  + direction
+                  + " does not compile: "
+                  + dev.versio.engine.runtime.CelMessages.compile(expression, compiled.error()),
               "the expression sees the input as `object` and must produce a map of destination paths");
       return null;
     }

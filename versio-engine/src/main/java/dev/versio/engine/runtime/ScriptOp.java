@@ -99,11 +99,11 @@ public sealed interface ScriptOp extends Op {
       }
       if (message != null
           && (message.contains("is not present in map") || message.contains("no such key"))) {
-        return "the expression failed: "
-            + message
-            + " (guard optional fields with has(object.spec.x))";
+        return "the expression failed at "
+            + CelMessages.evaluation(expression, message)
+            + " (guard optional fields with has(object.spec.x) or object.?spec.?x)";
       }
-      return "the expression failed: " + message;
+      return "the expression failed at " + CelMessages.evaluation(expression, message);
     }
   }
 }
