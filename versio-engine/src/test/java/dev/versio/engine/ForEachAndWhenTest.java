@@ -113,6 +113,54 @@ class ForEachAndWhenTest {
   }
 
   @Test
+  void aListWhoseElementsLoseAllTheyHeldIsLeftOutNotWrittenAsEmptyObjects() {
+    var hub =
+        """
+        renderers:
+          type: array
+          items: {type: object, properties: {kustomize: {type: object, properties: {a: {type: string}}}}}
+        """;
+    var spoke =
+        """
+        renderers:
+          type: array
+          items: {type: object, properties: {other: {type: string}}}
+        """;
+    var config =
+        spokeRules(
+            """
+        - strategy: ForEach
+          acknowledgeLossy: true
+          forEach:
+            hubItemsPath: spec.renderers
+            spokeItemsPath: spec.renderers
+            rules:
+              - strategy: Delete
+                acknowledgeLossy: true
+                delete: {path: kustomize, existsOn: Hub}
+              - strategy: Delete
+                acknowledgeLossy: true
+                delete: {path: other, existsOn: Spoke}
+        """);
+    var router = router(target(hub, spoke), config);
+    var converted =
+        router.convert(
+            object(
+                "{apiVersion: example.test/v2, kind: Widget, spec: {renderers: [{kustomize: {a: b}}]}}"),
+            "v2",
+            "v1");
+    assertThat(converted.path("spec").has("renderers")).as("%s", converted).isFalse();
+    var kept =
+        router.convert(
+            object("{apiVersion: example.test/v2, kind: Widget, spec: {renderers: [{}]}}"),
+            "v2",
+            "v1");
+    assertThat(kept.path("spec").path("renderers").size())
+        .as("a list of empty elements stays as it was")
+        .isEqualTo(1);
+  }
+
+  @Test
   void aFifthForEachLevelIsRejected() {
     var innermost = "forEach: {hubItemsPath: x, spokeItemsPath: x, rules: []}";
     var rules = "- strategy: ForEach\n  " + innermost;

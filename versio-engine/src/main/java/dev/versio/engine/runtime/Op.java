@@ -411,6 +411,8 @@ public sealed interface Op
         }
       }
       ArrayNode result = EngineJson.nodes().arrayNode(source.size());
+      boolean emptied = true;
+      boolean anyHeld = false;
       for (int i = 0; i < source.size(); i++) {
         var element = source.get(i);
         if (!element.isObject()) {
@@ -420,6 +422,12 @@ public sealed interface Op
         var converted = EngineJson.nodes().objectNode();
         steps.apply(element, converted, scope.child(id(element, i)));
         result.add(converted);
+        emptied &= converted.isEmpty();
+        anyHeld |= !element.isEmpty();
+      }
+      if (emptied && anyHeld) {
+        // every element lost all it held (its only fields dropped): no list of {} left behind
+        return;
       }
       Tree.set(output, to, result);
     }

@@ -233,7 +233,9 @@ final class CollectionStrategies {
                 + " object; when the two paths differ and the object also holds the destination"
                 + " array, both arrays must have the same length. A hub-only field of the elements"
                 + " is kept with `ToAnnotation` inside the `ForEach`: one annotation of the object"
-                + " holds every element's value (see `ToAnnotation`).")
+                + " holds every element's value (see `ToAnnotation`). When every element loses all"
+                + " it held (its only fields dropped), the list is left out instead of written as"
+                + " `[{}]`.")
         .schemas(
             """
             pools:
