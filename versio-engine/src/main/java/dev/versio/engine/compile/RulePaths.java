@@ -24,7 +24,7 @@ final class RulePaths {
       case Rule.ToLabel r -> List.of(r.hubPath());
       case Rule.FromAnnotation r -> List.of();
       case Rule.FromLabel r -> List.of();
-      case Rule.EnumRemap r -> List.of(r.path());
+      case Rule.EnumRemap r -> List.of(r.hubPath());
       case Rule.DefaultValue r -> r.existsOn() == ExistsOn.HUB ? List.of(r.path()) : List.of();
       case Rule.Constant r -> r.existsOn() == ExistsOn.HUB ? List.of(r.path()) : List.of();
       case Rule.Delete r -> r.existsOn() == ExistsOn.HUB ? List.of(r.path()) : List.of();
@@ -59,7 +59,7 @@ final class RulePaths {
       case Rule.ToLabel r -> List.of();
       case Rule.FromAnnotation r -> List.of(r.spokePath());
       case Rule.FromLabel r -> List.of(r.spokePath());
-      case Rule.EnumRemap r -> List.of(r.path());
+      case Rule.EnumRemap r -> List.of(r.spokePath());
       case Rule.DefaultValue r -> r.existsOn() == ExistsOn.SPOKE ? List.of(r.path()) : List.of();
       case Rule.Constant r -> r.existsOn() == ExistsOn.SPOKE ? List.of(r.path()) : List.of();
       case Rule.Delete r -> r.existsOn() == ExistsOn.SPOKE ? List.of(r.path()) : List.of();

@@ -23,8 +23,8 @@ final class ValueRules {
   private ValueRules() {}
 
   static Resolved enumRemap(Scope s, int index, Rule.EnumRemap r) {
-    var hub = s.hubNode(r, r.path());
-    var spoke = s.spokeNode(r, r.path());
+    var hub = s.hubNode(r, r.hubPath());
+    var spoke = s.spokeNode(r, r.spokePath());
     if (hub == null || spoke == null) {
       return null;
     }
@@ -37,7 +37,7 @@ final class ValueRules {
         s.diagnostics()
             .error(
                 DiagnosticCode.ENUM_VALUE_UNMAPPED,
-                s.hubName(r.path()),
+                s.hubName(r.hubPath()),
                 Scope.label(r)
                     + ": hub value "
                     + m.hub()
@@ -84,7 +84,7 @@ final class ValueRules {
         s.diagnostics()
             .error(
                 DiagnosticCode.ENUM_VALUE_UNMAPPED,
-                s.spokeName(r.path()),
+                s.spokeName(r.spokePath()),
                 Scope.label(r)
                     + ": spoke value "
                     + spokeValue
@@ -116,17 +116,17 @@ final class ValueRules {
     // Static check: with Error, every value the source enum allows must be mapped, and every value
     // written must be allowed by the destination enum.
     if (r.onUnmappedHubValue() == OnUnknown.ERROR) {
-      ok &= allMapped(s, r, "hub", s.hubName(r.path()), hub, toSpoke.keySet());
+      ok &= allMapped(s, r, "hub", s.hubName(r.hubPath()), hub, toSpoke.keySet());
     }
     if (r.onUnmappedSpokeValue() == OnUnknown.ERROR) {
-      ok &= allMapped(s, r, "spoke", s.spokeName(r.path()), spoke, toHub.keySet());
+      ok &= allMapped(s, r, "spoke", s.spokeName(r.spokePath()), spoke, toHub.keySet());
     }
     ok &=
         allAllowed(
             s,
             r,
             "spoke",
-            s.spokeName(r.path()),
+            s.spokeName(r.spokePath()),
             spoke,
             r.mapping().stream().map(Rule.EnumMapping::spoke).toList());
     ok &=
@@ -134,33 +134,35 @@ final class ValueRules {
             s,
             r,
             "hub",
-            s.hubName(r.path()),
+            s.hubName(r.hubPath()),
             hub,
             r.mapping().stream().map(Rule.EnumMapping::hub).toList());
     if (!injective) {
       s.diagnostics()
           .warning(
               DiagnosticCode.ENUM_NOT_INJECTIVE,
-              s.spokeName(r.path()),
+              s.spokeName(r.spokePath()),
               Scope.label(r)
                   + ": the mapping is not one-to-one: "
                   + String.join("; ", shared)
                   + ", so a hub value converted to the spoke and back may come back as another",
               "map every hub value to its own spoke value, or acknowledge the loss");
     }
-    if (!ok || !(s.claimHub(r, index, r.path(), false) & s.claimSpoke(r, index, r.path(), false))) {
+    if (!ok
+        || !(s.claimHub(r, index, r.hubPath(), false)
+            & s.claimSpoke(r, index, r.spokePath(), false))) {
       return null;
     }
     return new Resolved(
-        new Op.RemapEnum(r.path(), toSpoke, r.onUnmappedHubValue()),
-        new Op.RemapEnum(r.path(), toHub, r.onUnmappedSpokeValue()),
+        new Op.RemapEnum(r.hubPath(), r.spokePath(), toSpoke, r.onUnmappedHubValue()),
+        new Op.RemapEnum(r.spokePath(), r.hubPath(), toHub, r.onUnmappedSpokeValue()),
         // hub→spoke folds the hub values that share a spoke value into one: that direction
         // loses which it was; spoke→hub writes one hub value per spoke value, and it comes back
         new Verdict(
             r.onUnmappedHubValue() == OnUnknown.ERROR && injective,
             r.onUnmappedSpokeValue() == OnUnknown.ERROR),
-        List.of(s.hubName(r.path())),
-        List.of(s.spokeName(r.path())));
+        List.of(s.hubName(r.hubPath())),
+        List.of(s.spokeName(r.spokePath())));
   }
 
   private static boolean allMapped(

@@ -62,6 +62,20 @@ final class ParamsReader {
     return text == null ? null : toPath(key, text);
   }
 
+  /**
+   * An optional path: null when absent ({@code defaultValue} is what the catalog says that means).
+   */
+  FieldPath optionalPath(String key, String defaultValue) {
+    declared(key, false, defaultValue, ParamType.PATH);
+    var text = rawText(key, false);
+    return text == null ? null : toPath(key, text);
+  }
+
+  /** Reports a problem with the block as a whole (e.g. two parameters that exclude each other). */
+  void problem(String key, String message, String hint) {
+    fail(key, message, hint);
+  }
+
   List<FieldPath> paths(String key) {
     declared(key, true, null, ParamType.PATHS);
     var value = node.get(key);

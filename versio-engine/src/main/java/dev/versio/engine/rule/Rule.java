@@ -171,8 +171,13 @@ public sealed interface Rule {
     }
   }
 
+  /**
+   * Maps enum values between the versions; {@code hubPath} and {@code spokePath} differ when the
+   * field also moved (one rule for a move combined with an enum change).
+   */
   record EnumRemap(
-      FieldPath path,
+      FieldPath hubPath,
+      FieldPath spokePath,
       List<EnumMapping> mapping,
       OnUnknown onUnmappedHubValue,
       OnUnknown onUnmappedSpokeValue,
@@ -180,6 +185,16 @@ public sealed interface Rule {
       implements Rule {
     public EnumRemap {
       mapping = List.copyOf(mapping);
+    }
+
+    /** The same field on both sides. */
+    public EnumRemap(
+        FieldPath path,
+        List<EnumMapping> mapping,
+        OnUnknown onUnmappedHubValue,
+        OnUnknown onUnmappedSpokeValue,
+        RuleOptions options) {
+      this(path, path, mapping, onUnmappedHubValue, onUnmappedSpokeValue, options);
     }
   }
 

@@ -299,13 +299,7 @@ public final class RuleParser {
         }
         yield new Rule.FromLabel(spokePath, key, serialization, stash, o);
       }
-      case ENUM_REMAP ->
-          new Rule.EnumRemap(
-              p.path("path"),
-              enumMappings(p),
-              p.choice("onUnmappedHubValue", OnUnknown.class, OnUnknown.ERROR),
-              p.choice("onUnmappedSpokeValue", OnUnknown.class, OnUnknown.ERROR),
-              o);
+      case ENUM_REMAP -> enumRemap(p, o);
       case DEFAULT_VALUE ->
           new Rule.DefaultValue(p.path("path"), existsOn(p), p.json("default", true), o);
       case CONSTANT -> new Rule.Constant(p.path("path"), existsOn(p), p.json("value", true), o);
@@ -372,6 +366,38 @@ public final class RuleParser {
               p.text("spokeToHub", true),
               o);
     };
+  }
+
+  /**
+   * {@code path} for a field in place, or {@code hubPath} and {@code spokePath} for one that moved.
+   */
+  private Rule enumRemap(ParamsReader p, RuleOptions o) {
+    var path = p.optionalPath("path", "hubPath and spokePath");
+    var hub = p.optionalPath("hubPath", "path");
+    var spoke = p.optionalPath("spokePath", "path");
+    var mapping = enumMappings(p);
+    var onHub = p.choice("onUnmappedHubValue", OnUnknown.class, OnUnknown.ERROR);
+    var onSpoke = p.choice("onUnmappedSpokeValue", OnUnknown.class, OnUnknown.ERROR);
+    boolean moved = hub != null || spoke != null;
+    if (path != null && moved) {
+      p.problem(
+          "path",
+          "enumRemap takes either path, or hubPath and spokePath, not both",
+          "keep path for a field in place; hubPath and spokePath for one that moved");
+      return null;
+    }
+    if (path == null && (hub == null || spoke == null)) {
+      p.problem(
+          path == null && !moved ? "path" : hub == null ? "hubPath" : "spokePath",
+          moved
+              ? "enumRemap needs both hubPath and spokePath for a field that moved"
+              : "enumRemap.path is required",
+          "path: spec.tier, or hubPath: spec.a.tier with spokePath: spec.tier");
+      return null;
+    }
+    return path != null
+        ? new Rule.EnumRemap(path, mapping, onHub, onSpoke, o)
+        : new Rule.EnumRemap(hub, spoke, mapping, onHub, onSpoke, o);
   }
 
   private Rule forEach(ParamsReader p, RuleOptions o, Diagnostics d, int depth) {

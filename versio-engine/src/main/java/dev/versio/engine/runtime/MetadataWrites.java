@@ -42,7 +42,7 @@ public final class MetadataWrites {
       case Op.WrapInArray w -> under(w.to());
       case Op.CollapseToMap c -> under(c.to());
       case Op.ExpandFromMap e -> anyUnder(e.targets().values());
-      case Op.RemapEnum r -> under(r.path());
+      case Op.RemapEnum r -> under(r.to());
       case Op.Inject i -> under(i.path());
       // its own steps write into fresh elements, and values its elements keep into annotations
       case Op.ForEach f -> under(f.to()) || ElementKeys.any(f.steps());

@@ -317,7 +317,7 @@ public sealed interface Op
   }
 
   /** Replaces an enum value through a typed lookup table. */
-  record RemapEnum(FieldPath path, Map<String, JsonNode> table, OnUnknown onUnmapped)
+  record RemapEnum(FieldPath from, FieldPath to, Map<String, JsonNode> table, OnUnknown onUnmapped)
       implements Op {
     public RemapEnum {
       table = Map.copyOf(table);
@@ -325,13 +325,13 @@ public sealed interface Op
 
     @Override
     public void apply(JsonNode input, ObjectNode output) {
-      var value = Tree.get(input, path);
+      var value = Tree.get(input, from);
       if (value == null) {
         return;
       }
       var mapped = table.get(EnumKeys.of(value));
       if (mapped != null) {
-        Tree.set(output, path, mapped.deepCopy());
+        Tree.set(output, to, mapped.deepCopy());
       } else if (onUnmapped == OnUnknown.ERROR) {
         throw new OpFailure(
             "unmapped value "

@@ -1,6 +1,7 @@
 package dev.versio.engine.rule.catalog;
 
 import static dev.versio.engine.rule.catalog.ParamSpec.choice;
+import static dev.versio.engine.rule.catalog.ParamSpec.optional;
 import static dev.versio.engine.rule.catalog.ParamSpec.required;
 import static dev.versio.engine.rule.catalog.ParamType.ENUM_MAPPING;
 import static dev.versio.engine.rule.catalog.ParamType.JSON;
@@ -19,7 +20,24 @@ final class ValueStrategies {
 
   static StrategySpec enumRemap() {
     return spec(Strategy.ENUM_REMAP, "Maps the values of an enum field between the two versions.")
-        .param(required("path", PATH, "The field, at the same path on both sides."))
+        .param(
+            optional(
+                "path",
+                PATH,
+                "hubPath and spokePath",
+                "The field, at the same path on both sides (or give `hubPath` and `spokePath`)."))
+        .param(
+            optional(
+                "hubPath",
+                PATH,
+                "path",
+                "The field on the hub, when it also moved (with `spokePath`, instead of `path`)."))
+        .param(
+            optional(
+                "spokePath",
+                PATH,
+                "path",
+                "The field on the spoke, when it also moved (with `hubPath`, instead of `path`)."))
         .param(
             required(
                 "mapping",
@@ -54,6 +72,10 @@ final class ValueStrategies {
             "With `Error`, the mapping is checked against both schemas' `enum` lists at compile"
                 + " time: an unmapped value, or a mapped value the other side does not allow, is"
                 + " an error.")
+        .note(
+            "A field that moved and changed its values at once (`spec.keyAlgorithm: rsa` →"
+                + " `spec.privateKey.algorithm: RSA`) is one rule with `hubPath` and `spokePath`"
+                + " instead of `path`.")
         .schemas(
             "tier: {type: string, enum: [Premium, Basic]}\n",
             "tier: {type: string, enum: [P, B]}\n")
