@@ -288,6 +288,54 @@ class LossVerdictPropertyTest {
     }
   }
 
+  /**
+   * Every strategy's example moved inside a {@code ForEach} over a list of such objects: a
+   * direction called lossless there must keep random valid lists unchanged through what the
+   * apiserver would store (a rule that writes where an element has no field, as {@code
+   * ToAnnotation} once wrote element metadata, fails here).
+   */
+  static Stream<Arguments> insideForEach() {
+    return Stream.of(Strategy.values()).filter(s -> s != Strategy.FOR_EACH).map(Arguments::of);
+  }
+
+  @ParameterizedTest(name = "{0} inside a ForEach")
+  @MethodSource("insideForEach")
+  void aLosslessVerdictHoldsInsideAForEachForRandomLists(Strategy strategy) {
+    var example = StrategyCatalog.of(strategy).example();
+    var target = target(listOf(example.hubSchema()), listOf(example.spokeSchema()));
+    var inner =
+        example
+            .rule()
+            .replace("object.spec.", "object.")
+            .replace("\"spec.", "\"")
+            .replace("spec.", "");
+    var config =
+        spokeRules(
+            "- strategy: ForEach\n  acknowledgeLossy: true\n  forEach:\n"
+                + "    hubItemsPath: spec.items\n    spokeItemsPath: spec.items\n    rules:\n"
+                + inner.indent(6));
+    var report = analyzed(target, config);
+    org.junit.jupiter.api.Assumptions.assumeFalse(
+        report.hasErrors(),
+        "the example does not apply to list elements: " + lines(report.diagnostics()));
+    var router = new Router(compiled(target, config), GROUP);
+    var verdict = report.spokes().getFirst().ruleResults().getFirst().lossless();
+    for (var direction : Direction.values()) {
+      boolean lossless =
+          direction == Direction.HUB_TO_SPOKE ? verdict.hubToSpoke() : verdict.spokeToHub();
+      if (lossless) {
+        // one element refused refuses the whole list: refusals are bounded loosely, changes not
+        assertRoundTrips(router, target, direction, SEED, true);
+      }
+    }
+  }
+
+  /** The spec properties of an example as the element schema of a list {@code spec.items}. */
+  private static String listOf(String properties) {
+    return "items:\n  type: array\n  items:\n    type: object\n    properties:\n"
+        + properties.indent(6);
+  }
+
   private static final java.util.List<String> TEXTS =
       java.util.List.of("a", "7", "05", "a,b", "x y", "True", "1Gi", "90m", "1h", "-");
 

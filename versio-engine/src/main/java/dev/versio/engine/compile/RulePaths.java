@@ -48,7 +48,12 @@ final class RulePaths {
   /** Spoke-side paths of {@code rule}. */
   static List<FieldPath> spoke(Rule rule) {
     return switch (rule) {
-      case Rule.FieldRename r -> List.of(r.spokePath());
+      case Rule.FieldRename r -> {
+        var out = new java.util.ArrayList<FieldPath>();
+        out.add(r.spokePath());
+        out.addAll(r.spokeAliases());
+        yield out;
+      }
       case Rule.ScalarToObject r -> List.of(r.spokePath());
       case Rule.ObjectToScalar r -> List.of(r.spokePath());
       case Rule.SingletonArrayToObject r -> List.of(r.spokePath());

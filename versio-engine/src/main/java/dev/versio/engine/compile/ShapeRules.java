@@ -69,15 +69,58 @@ final class ShapeRules {
     }
     var ok =
         s.claimHub(r, index, r.hubPath(), subtree) & s.claimSpoke(r, index, r.spokePath(), subtree);
+    for (var alias : r.spokeAliases()) {
+      ok &= alias(s, index, r, alias, subtree);
+    }
     if (!ok) {
       return null;
     }
+    if (r.spokeAliases().isEmpty()) {
+      return new Resolved(
+          new Op.Copy(r.hubPath(), r.spokePath()),
+          new Op.Copy(r.spokePath(), r.hubPath()),
+          Verdict.LOSSLESS,
+          List.of(s.hubName(r.hubPath())),
+          List.of(s.spokeName(r.spokePath())));
+    }
+    var sources = new java.util.ArrayList<FieldPath>();
+    sources.add(r.spokePath());
+    sources.addAll(r.spokeAliases());
+    var spokeNames = sources.stream().map(s::spokeName).toList();
     return new Resolved(
         new Op.Copy(r.hubPath(), r.spokePath()),
-        new Op.Copy(r.spokePath(), r.hubPath()),
-        Verdict.LOSSLESS,
+        new Op.CopyFirst(sources, r.hubPath()),
+        // an alias comes back under spokePath, and it loses to spokePath when both are set
+        new Verdict(true, false),
         List.of(s.hubName(r.hubPath())),
-        List.of(s.spokeName(r.spokePath())));
+        spokeNames);
+  }
+
+  /** An older spoke name of the field: it must be the same shape as spokePath, and is claimed. */
+  private static boolean alias(
+      Scope s, int index, Rule.FieldRename r, FieldPath alias, boolean subtree) {
+    if (s.spokeNode(r, alias) == null) {
+      return false;
+    }
+    var difference =
+        Structures.firstDifference(s.spokeSchema(), alias, s.spokeSchema(), r.spokePath());
+    if (difference != null) {
+      s.diagnostics()
+          .error(
+              DiagnosticCode.SHAPE_MISMATCH,
+              s.spokeName(alias),
+              Scope.label(r)
+                  + ": alias "
+                  + s.spokeName(alias)
+                  + " and "
+                  + s.spokeName(r.spokePath())
+                  + " differ in shape: "
+                  + difference,
+              "an alias is an older name of the same field; convert a different one with its own"
+                  + " rule");
+      return false;
+    }
+    return s.claimSpoke(r, index, alias, subtree);
   }
 
   static Resolved scalarToObject(Scope s, int index, Rule.ScalarToObject r) {

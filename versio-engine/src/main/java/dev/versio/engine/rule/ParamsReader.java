@@ -76,9 +76,22 @@ final class ParamsReader {
     fail(key, message, hint);
   }
 
+  /** An optional list of paths: empty when absent. */
+  List<FieldPath> optionalPaths(String key) {
+    declared(key, false, "[]", ParamType.PATHS);
+    var value = node.get(key);
+    if (value == null || value.isNull() || (value.isArray() && value.isEmpty())) {
+      return List.of();
+    }
+    return readPaths(key, value);
+  }
+
   List<FieldPath> paths(String key) {
     declared(key, true, null, ParamType.PATHS);
-    var value = node.get(key);
+    return readPaths(key, node.get(key));
+  }
+
+  private List<FieldPath> readPaths(String key, JsonNode value) {
     var out = new ArrayList<FieldPath>();
     if (value == null || !value.isArray() || value.isEmpty()) {
       fail(

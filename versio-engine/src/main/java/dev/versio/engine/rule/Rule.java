@@ -50,10 +50,21 @@ public sealed interface Rule {
     ROUND
   }
 
-  record FieldRename(FieldPath hubPath, FieldPath spokePath, RuleOptions options) implements Rule {
+  /**
+   * Moves a field; {@code spokeAliases} are older spoke names of the same field, read (after {@code
+   * spokePath}) when the spoke object does not set it.
+   */
+  record FieldRename(
+      FieldPath hubPath, FieldPath spokePath, List<FieldPath> spokeAliases, RuleOptions options)
+      implements Rule {
     public FieldRename {
       Objects.requireNonNull(hubPath, "hubPath");
       Objects.requireNonNull(spokePath, "spokePath");
+      spokeAliases = List.copyOf(spokeAliases);
+    }
+
+    public FieldRename(FieldPath hubPath, FieldPath spokePath, RuleOptions options) {
+      this(hubPath, spokePath, List.of(), options);
     }
   }
 

@@ -228,7 +228,9 @@ public final class RuleParser {
 
   private Rule build(Strategy s, ParamsReader p, RuleOptions o, Diagnostics d, int depth) {
     return switch (s) {
-      case FIELD_RENAME -> new Rule.FieldRename(p.path("hubPath"), p.path("spokePath"), o);
+      case FIELD_RENAME ->
+          new Rule.FieldRename(
+              p.path("hubPath"), p.path("spokePath"), p.optionalPaths("spokeAliases"), o);
       case SCALAR_TO_OBJECT ->
           new Rule.ScalarToObject(
               p.path("hubPath"),

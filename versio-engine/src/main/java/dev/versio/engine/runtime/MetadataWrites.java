@@ -36,6 +36,7 @@ public final class MetadataWrites {
       case Op.StripMetadataKey s -> true;
       case Op.Copy c -> under(c.to());
       case Op.CopyExcept c -> under(c.to());
+      case Op.CopyFirst c -> under(c.to());
       case Op.Wrap w -> under(w.to());
       case Op.Unwrap u -> under(u.to());
       case Op.FirstElement f -> under(f.to());

@@ -20,6 +20,7 @@ import java.util.Objects;
 public sealed interface Op
     permits Op.Copy,
         Op.CopyExcept,
+        Op.CopyFirst,
         Op.Wrap,
         Op.Unwrap,
         Op.FirstElement,
@@ -105,6 +106,26 @@ public sealed interface Op
           target.set(entry.getKey(), entry.getValue());
         } else {
           merge(mine, entry.getValue());
+        }
+      }
+    }
+  }
+
+  /**
+   * Deep-copies the first of {@code from} that is present to {@code to} (a field and its aliases).
+   */
+  record CopyFirst(List<FieldPath> from, FieldPath to) implements Op {
+    public CopyFirst {
+      from = List.copyOf(from);
+    }
+
+    @Override
+    public void apply(JsonNode input, ObjectNode output) {
+      for (var path : from) {
+        var value = Tree.get(input, path);
+        if (value != null) {
+          Tree.set(output, to, value.deepCopy());
+          return;
         }
       }
     }
@@ -425,8 +446,9 @@ public sealed interface Op
         emptied &= converted.isEmpty();
         anyHeld |= !element.isEmpty();
       }
-      if (emptied && anyHeld) {
-        // every element lost all it held (its only fields dropped): no list of {} left behind
+      if (emptied && anyHeld && ElementKeys.kept(steps).isEmpty()) {
+        // every element lost all it held (its only fields dropped): no list of {} left behind;
+        // unless its values went to an annotation, which needs the elements to come back to
         return;
       }
       Tree.set(output, to, result);

@@ -34,6 +34,7 @@ public final class Scripts {
       case Op.StripMetadataKey s -> false;
       case Op.Copy c -> false;
       case Op.CopyExcept c -> false;
+      case Op.CopyFirst c -> false;
       case Op.Wrap w -> false;
       case Op.Unwrap u -> false;
       case Op.FirstElement f -> false;

@@ -38,7 +38,8 @@ class ParamsReaderTest {
     reader.path("hubPath");
     assertThatThrownBy(reader::finish)
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("read [hubPath] but the catalog declares [hubPath, spokePath]");
+        .hasMessageContaining(
+            "read [hubPath] but the catalog declares [hubPath, spokePath, spokeAliases]");
   }
 
   @Test

@@ -24,8 +24,19 @@ final class ShapeStrategies {
             Strategy.FIELD_RENAME, "Moves a field to another path; the value is copied as it is.")
         .param(hubPath("The field on the hub."))
         .param(spokePath("The same field on the spoke."))
-        .hubToSpoke("Copies the hub value to `spokePath`.", "Always.")
-        .spokeToHub("Copies the spoke value to `hubPath`.", "Always.")
+        .param(
+            optional(
+                "spokeAliases",
+                PATHS,
+                "[]",
+                "Older spoke names of the same field (a deprecated alias): spoke→hub reads"
+                    + " `spokePath`, else the first alias set."))
+        .hubToSpoke("Copies the hub value to `spokePath` (never to an alias).", "Always.")
+        .spokeToHub(
+            "Copies the spoke value to `hubPath`: `spokePath` when set, else the first alias"
+                + " that is (`spokePath` wins over every alias, an earlier alias over a later one).",
+            "Without `spokeAliases` (an alias comes back under `spokePath`, and loses to it when"
+                + " both are set).")
         .note(
             "Both sides must be of the same kind. When the two shapes are identical all the way"
                 + " down, the rename carries the whole subtree; objects whose children differ"
