@@ -251,14 +251,23 @@ final class LinkJudge {
             confident));
   }
 
-  /** The words of a name, a plural ({@code timeouts}) as its singular. */
+  /**
+   * The words of a name, each cut to a rough stem so that inflections meet: a plural ({@code
+   * timeouts}), a gerund ({@code scaling}) and a final e ({@code scale}).
+   */
   private static List<String> words(String name) {
     var out = new ArrayList<String>();
     for (var word : FieldName.of(name).stem()) {
-      out.add(
-          word.length() > 3 && word.endsWith("s") && !word.endsWith("ss")
-              ? word.substring(0, word.length() - 1)
-              : word);
+      var stem = word;
+      if (stem.length() > 5 && stem.endsWith("ing")) {
+        stem = stem.substring(0, stem.length() - 3);
+      } else if (stem.length() > 3 && stem.endsWith("s") && !stem.endsWith("ss")) {
+        stem = stem.substring(0, stem.length() - 1);
+      }
+      if (stem.length() > 3 && stem.endsWith("e")) {
+        stem = stem.substring(0, stem.length() - 1);
+      }
+      out.add(stem);
     }
     return out;
   }
