@@ -125,7 +125,7 @@ story=$home/examples/field-rename
 expect 0 "^versio $version\$" --version
 grep -qE '^Java 25' "$tmp/out" || fail "versio --version does not run on the bundled Java 25" "$tmp/out"
 expect 0 '^VALID$' validate -c "$story/config.yaml" --crd "$story/crd.yaml"
-expect 0 '0 fail \(unacknowledged loss\), 0 error$' test -c "$story/config.yaml" --crd "$story/crd.yaml" -s "$story/samples"
+expect 0 '0 fail \(unacknowledged change or rejected\), 0 error$' test -c "$story/config.yaml" --crd "$story/crd.yaml" -s "$story/samples"
 expect 1 '^INVALID$' validate -c "$home/examples/mistakes/typo-in-path.yaml" --crd "$home/examples/mistakes/crd.yaml"
 
 # the versio process: $dev_pid itself (env, then the launcher, exec it), in the chroot the one

@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Round-trip every sample through every other served version (via the hub) and back, and report each"
-          + " path as pass, loss (acknowledged by a lossy rule), fail (unacknowledged loss, naming the field) or error."
+          + " path as pass, loss (acknowledged by a lossy rule), fail (a change no rule accounts for, naming"
+          + " the field, or an object the apiserver would reject) or error."
     },
     footerHeading = "%nExample:%n",
     footer = {
