@@ -144,9 +144,10 @@ public final class ControlPlane implements AutoCloseable {
           Files.writeString(
               certs.resolve("tokens.csv"), b.adminToken + ",admin,admin-uid,\"system:masters\"\n");
 
-      int etcdPort = LoopbackPorts.free();
-      int etcdPeerPort = LoopbackPorts.free();
-      int apiPort = LoopbackPorts.free();
+      var ports = LoopbackPorts.distinct(3); // never the same port twice before etcd binds it
+      int etcdPort = ports[0];
+      int etcdPeerPort = ports[1];
+      int apiPort = ports[2];
       var etcdUrl = "http://127.0.0.1:" + etcdPort;
       b.etcdCommand =
           List.of(

@@ -84,8 +84,9 @@ public final class ServerReplicas implements AutoCloseable {
     try {
       for (int i = 0; i < count; i++) {
         var pod = server + "-" + i;
-        int conversionPort = LoopbackPorts.free();
-        int opsPort = LoopbackPorts.free();
+        var ports = LoopbackPorts.distinct(2);
+        int conversionPort = ports[0];
+        int opsPort = ports[1];
         var command = new ArrayList<String>();
         command.add(ManagedProcess.currentJava());
         command.addAll(jvmArgs);

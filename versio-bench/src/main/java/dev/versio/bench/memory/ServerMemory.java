@@ -257,8 +257,9 @@ public final class ServerMemory {
       var cert = ca.issueServer("127.0.0.1", "localhost");
       Files.writeString(tls.resolve("tls.crt"), cert.certificatePem());
       Files.writeString(tls.resolve("tls.key"), cert.privateKeyPem());
-      int conversionPort = LoopbackPorts.free();
-      int opsPort = LoopbackPorts.free();
+      var ports = LoopbackPorts.distinct(2);
+      int conversionPort = ports[0];
+      int opsPort = ports[1];
       var url = "https://127.0.0.1:" + conversionPort;
       var server = Widgets.urlServer(SERVER, url, ca.material().certificateBase64());
       server.getSpec().isDefault = true;

@@ -71,6 +71,9 @@ final class DevSession implements AutoCloseable {
   private final Progress progress;
   private final BooleanSupplier stopRequested;
   private final List<Child> children = new ArrayList<>();
+  // the webhook server's serving and ops ports, the operator's ops and admission ports: chosen
+  // together so that none is handed out twice before its process binds it
+  private final int[] ports = LoopbackPorts.distinct(4);
   private final Thread shutdownHook = new Thread(this::close, "versio-dev-stop");
   private ControlPlane controlPlane;
   private KubernetesClient client;
@@ -170,8 +173,7 @@ final class DevSession implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the webhook certificate to " + tlsDir, e);
     }
-    var endpoint =
-        new WebhookEndpoint(LoopbackPorts.free(), LoopbackPorts.free(), tlsDir, caBundle);
+    var endpoint = new WebhookEndpoint(ports[0], ports[1], tlsDir, caBundle);
     var server = new ConversionWebhookServer();
     server.setMetadata(new ObjectMetaBuilder().withName(SERVER).build());
     var spec = new ConversionWebhookServerSpec();
@@ -216,8 +218,8 @@ final class DevSession implements AutoCloseable {
 
   /** Starts {@code versio operator} with admission in URL mode; does not wait for it. */
   Child startOperator() {
-    int opsPort = LoopbackPorts.free();
-    int admissionPort = LoopbackPorts.free();
+    int opsPort = ports[2];
+    int admissionPort = ports[3];
     return startChild(
         "operator",
         opsPort,
