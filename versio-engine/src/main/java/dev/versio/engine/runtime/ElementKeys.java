@@ -7,11 +7,6 @@ import java.util.Set;
 final class ElementKeys {
   private ElementKeys() {}
 
-  /** Whether any op of {@code steps} keeps or reads element values in annotations. */
-  static boolean any(Steps steps) {
-    return !kept(steps).isEmpty() || !restored(steps).isEmpty();
-  }
-
   /** The annotations that the element ops of {@code steps} read back. */
   static Set<String> restored(Steps steps) {
     var out = new LinkedHashSet<String>();

@@ -16,7 +16,7 @@ public final class MetadataWrites {
 
   /** Whether {@code forEach}'s elements keep values in (or read them from) annotations. */
   public static boolean keepsElements(Op.ForEach forEach) {
-    return ElementKeys.any(forEach.steps());
+    return forEach.keepsValues() || !forEach.restored().isEmpty();
   }
 
   /** Whether any of {@code ops} may write below the top-level {@code metadata}. */
@@ -46,7 +46,7 @@ public final class MetadataWrites {
       case Op.RemapEnum r -> under(r.to());
       case Op.Inject i -> under(i.path());
       // its own steps write into fresh elements, and values its elements keep into annotations
-      case Op.ForEach f -> under(f.to()) || ElementKeys.any(f.steps());
+      case Op.ForEach f -> under(f.to()) || f.keepsValues() || !f.restored().isEmpty();
       case Op.ElementStash s -> false; // written by the top-level ForEach
       case Op.ElementRestore r -> false;
       case Op.When w -> writes(w.inner());

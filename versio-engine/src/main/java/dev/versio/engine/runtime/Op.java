@@ -383,13 +383,35 @@ public sealed interface Op
    * @param keyFields the list-map keys that name an element for the values its ops keep on the
    *     object ({@link ElementStash}); empty to name it by position
    * @param json how a top-level {@code ForEach} writes the kept values into annotations
+   * @param restored the annotations its elements read back (found once, from {@code steps})
+   * @param keepsValues whether its elements keep values in annotations (found once)
    */
   record ForEach(
-      FieldPath from, FieldPath to, Steps steps, List<String> keyFields, CanonicalJson json)
+      FieldPath from,
+      FieldPath to,
+      Steps steps,
+      List<String> keyFields,
+      CanonicalJson json,
+      java.util.Set<String> restored,
+      boolean keepsValues)
       implements Op {
     public ForEach {
       keyFields = List.copyOf(keyFields);
       Objects.requireNonNull(json, "json");
+      restored = java.util.Set.copyOf(restored);
+    }
+
+    /** A ForEach whose element-annotation keys are read from its steps, once, here. */
+    public ForEach(
+        FieldPath from, FieldPath to, Steps steps, List<String> keyFields, CanonicalJson json) {
+      this(
+          from,
+          to,
+          steps,
+          keyFields,
+          json,
+          ElementKeys.restored(steps),
+          !ElementKeys.kept(steps).isEmpty());
     }
 
     @Override
@@ -398,7 +420,7 @@ public sealed interface Op
       apply(input, output, scope);
       // the top-level ForEach owns the annotations its elements keep values in: written here, and
       // on the way back (where its elements read them) removed, even when the array is empty
-      for (var key : ElementKeys.restored(steps)) {
+      for (var key : restored) {
         StripMetadataKey.strip(output, MetadataBucket.ANNOTATIONS, key);
       }
       scope.writeKept(output, json);
@@ -446,7 +468,7 @@ public sealed interface Op
         emptied &= converted.isEmpty();
         anyHeld |= !element.isEmpty();
       }
-      if (emptied && anyHeld && ElementKeys.kept(steps).isEmpty()) {
+      if (emptied && anyHeld && !keepsValues) {
         // every element lost all it held (its only fields dropped): no list of {} left behind;
         // unless its values went to an annotation, which needs the elements to come back to
         return;
