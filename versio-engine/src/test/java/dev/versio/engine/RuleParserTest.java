@@ -27,7 +27,7 @@ class RuleParserTest {
         "{strategy: ScalarToObject, scalarToObject: {hubPath: spec.a, spokePath: spec.b, key: k, defaultsForOtherKeys: {x: 1}}}",
         "{strategy: ObjectToScalar, objectToScalar: {hubPath: spec.a, spokePath: spec.b, key: k}}",
         "{strategy: SingletonArrayToObject, singletonArrayToObject: {hubPath: spec.a, spokePath: spec.b}}",
-        "{strategy: ObjectToSingletonArray, objectToSingletonArray: {hubPath: spec.a, spokePath: spec.b}}",
+        "{strategy: ObjectToSingletonArray, objectToSingletonArray: {hubPath: spec.a, spokePath: spec.b, nested: true}}",
         "{strategy: FieldsToMap, fieldsToMap: {hubPaths: [spec.a], spokeMapPath: spec.m, keyNames: {spec.a: x}, onUnknownSpokeKey: Drop}}",
         "{strategy: MapToFields, mapToFields: {hubMapPath: spec.m, spokePaths: [spec.a], onUnknownHubKey: Error}}",
         "{strategy: ToAnnotation, toAnnotation: {hubPath: spec.a, key: x/y, serialization: String, restoreOnReverse: true}}",
@@ -50,6 +50,7 @@ class RuleParserTest {
         "{strategy: ListSplit, listSplit: {hubPath: spec.a, spokePath: spec.b, separator: ' '}}",
         "{strategy: Quantity, quantity: {hubPath: spec.a, spokePath: spec.b}}",
         "{strategy: Duration, duration: {hubPath: spec.a, spokePath: spec.b}}",
+        "{strategy: JSONString, jsonString: {hubPath: spec.a, spokePath: spec.b}}",
         "{strategy: MapKeyRename, mapKeyRename: {hubPath: spec.a, spokePath: spec.b, renames: {x: y}}}",
         "{strategy: CEL, cel: {hubPaths: [spec.a], spokePaths: [spec.b], hubToSpoke: '{}', spokeToHub: '{}'}, acknowledgeLossy: true}");
   }
@@ -66,14 +67,14 @@ class RuleParserTest {
   }
 
   @Test
-  void theExamplesCoverAll29StrategiesAndEachHasOneRecordNamedAfterIt() {
+  void theExamplesCoverAll30StrategiesAndEachHasOneRecordNamedAfterIt() {
     var parsed =
         everyStrategy().stream()
             .map(y -> yaml(y).get("strategy").asText())
             .collect(Collectors.toSet());
     var wireNames =
         Arrays.stream(Strategy.values()).map(Strategy::wireName).collect(Collectors.toSet());
-    assertThat(wireNames).hasSize(29).isEqualTo(parsed);
+    assertThat(wireNames).hasSize(30).isEqualTo(parsed);
     Set<Class<?>> records = Set.of(Rule.class.getPermittedSubclasses());
     assertThat(records)
         .isEqualTo(

@@ -56,7 +56,7 @@ class RuleSchemaTest {
       wireNames.add(s.wireName());
       recordNames.add(s.recordType().getSimpleName());
     }
-    assertThat(enumValues).hasSize(29).isEqualTo(wireNames).isEqualTo(recordNames);
+    assertThat(enumValues).hasSize(30).isEqualTo(wireNames).isEqualTo(recordNames);
     var keys = new TreeSet<String>();
     rule.path("properties").fieldNames().forEachRemaining(keys::add);
     var expected = new TreeSet<>(StrategyCatalog.RULE_KEYS.keySet());
@@ -98,7 +98,7 @@ class RuleSchemaTest {
       level = level.at("/items/properties/forEach/properties/rules");
       assertThat(level.path("type").asText()).isEqualTo("array");
     }
-    assertThat(strategies(level)).hasSize(28).doesNotContain("ForEach");
+    assertThat(strategies(level)).hasSize(29).doesNotContain("ForEach");
     assertThat(level.at("/items/properties").has("forEach")).isFalse();
   }
 

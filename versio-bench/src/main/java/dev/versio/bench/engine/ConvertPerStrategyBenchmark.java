@@ -13,7 +13,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Hub→spoke convert of a tiny object for each of the 29 strategies (and {@code when}) (reference:
+ * Hub→spoke convert of a tiny object for each of the 30 strategies (and {@code when}) (reference:
  * BenchmarkConvert_PerStrategy), over the cases of {@link StrategyCases}.
  */
 @State(Scope.Benchmark)
@@ -48,6 +48,7 @@ public class ConvertPerStrategyBenchmark {
     "ListSplit",
     "Quantity",
     "Duration",
+    "JSONString",
     "MapKeyRename",
     "JSONPatch",
     "CEL"

@@ -24,7 +24,7 @@ public final class StrategyCases {
     }
   }
 
-  /** By name: the 29 strategies, and {@code FieldRename+when}. */
+  /** By name: the 30 strategies, and {@code FieldRename+when}. */
   public static final Map<String, Case> CASES =
       Map.ofEntries(
           Map.entry(
@@ -97,6 +97,13 @@ public final class StrategyCases {
                   "{s: {type: integer}}",
                   "[{strategy: Duration, duration: {hubPath: spec.d, spokePath: spec.s}, acknowledgeLossy: true}]",
                   "{d: 1h30m}")),
+          Map.entry(
+              "JSONString",
+              new Case(
+                  "{v: {type: object, properties: {mode: {type: string}, n: {type: integer}}}}",
+                  "{t: {type: string}}",
+                  "[{strategy: JSONString, jsonString: {hubPath: spec.v, spokePath: spec.t}, acknowledgeLossy: true}]",
+                  "{v: {mode: fast, n: 3}}")),
           Map.entry(
               "MapKeyRename",
               new Case(

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The CI envelope of the fleet run ({@code hack/scale.sh} runs the large ones): 20 three-version
- * CRDs covering all 29 strategies, converted by Versio's operator and two webhook-server processes,
+ * CRDs covering all 30 strategies, converted by Versio's operator and two webhook-server processes,
  * 20 objects each created at v1, then listed and read at every version — with 0 errors and 0 wrong
  * values. The result file is kept under {@code target/} for the regression check. A control plane
  * of its own: the run needs its server to be the only default one.
@@ -44,7 +44,7 @@ class FleetRunIT {
     assertThat(new RegressionCheck(1.5, 5).check(result, Optional.empty()).failures())
         .as("the regression check's absolute checks")
         .isEmpty();
-    assertThat(outcome.result().path("coverage").path("strategies").asInt()).isEqualTo(29);
+    assertThat(outcome.result().path("coverage").path("strategies").asInt()).isEqualTo(30);
     assertThat(outcome.result().path("webhook").path("reviewsPerReplica"))
         .as("conversion reviews answered by each webhook-server process")
         .hasSize(2)

@@ -74,6 +74,8 @@ final class DraftNesting {
       case ProposedRule.Coerce c -> new String[] {c.path(), c.path()};
       case ProposedRule.Duration d -> new String[] {d.hubPath(), d.spokePath()};
       case ProposedRule.Quantity q -> new String[] {q.hubPath(), q.spokePath()};
+      case ProposedRule.Singleton s -> new String[] {s.hubPath(), s.spokePath()};
+      case ProposedRule.EnumChange e -> new String[] {e.hubPath(), e.spokePath()};
     };
   }
 
@@ -89,6 +91,11 @@ final class DraftNesting {
       case ProposedRule.Coerce c -> new ProposedRule.Coerce(hub, c.reason());
       case ProposedRule.Duration d -> new ProposedRule.Duration(hub, spoke, d.reason());
       case ProposedRule.Quantity q -> new ProposedRule.Quantity(hub, spoke, q.reason());
+      case ProposedRule.Singleton s ->
+          new ProposedRule.Singleton(hub, spoke, s.arrayOnHub(), s.nested(), s.reason());
+      case ProposedRule.EnumChange e ->
+          new ProposedRule.EnumChange(
+              hub, spoke, e.mapping(), e.dropHub(), e.dropSpoke(), e.reason());
     };
   }
 }

@@ -18,16 +18,23 @@ final class DraftRules {
       case ProposedRule.Coerce c -> "type changed";
       case ProposedRule.Duration d -> "duration text and seconds";
       case ProposedRule.Quantity q -> "quantity text and milli-units";
+      case ProposedRule.Singleton s -> "list of one";
+      case ProposedRule.EnumChange e -> "enum values changed";
     };
   }
 
   /**
-   * The rule as two YAML lines of a spoke's {@code rules} list, each starting with {@code prefix}
-   * ({@code " "}, or {@code " # "} for a rule the author has to uncomment).
+   * The rule as YAML lines of a spoke's {@code rules} list (two, or one per enum pair more), each
+   * starting with {@code prefix} ({@code " "}, or {@code " # "} for a rule the author has to
+   * uncomment).
    */
   static void yaml(StringBuilder y, ProposedRule rule, String prefix) {
     var key = rule.strategy().paramsKey();
     y.append(prefix).append("- strategy: ").append(rule.strategy().wireName()).append('\n');
+    if (rule instanceof ProposedRule.EnumChange e) {
+      enumRemap(y, e, prefix, key);
+      return;
+    }
     y.append(prefix).append("  ").append(key).append(": {");
     switch (rule) {
       case ProposedRule.Rename r -> paths(y, r.hubPath(), r.spokePath());
@@ -38,8 +45,43 @@ final class DraftRules {
       case ProposedRule.Coerce c -> y.append("path: ").append(quote(c.path()));
       case ProposedRule.Duration d -> paths(y, d.hubPath(), d.spokePath());
       case ProposedRule.Quantity q -> paths(y, q.hubPath(), q.spokePath());
+      case ProposedRule.Singleton s -> {
+        paths(y, s.hubPath(), s.spokePath());
+        if (s.nested()) {
+          y.append(", nested: true");
+        }
+      }
+      case ProposedRule.EnumChange e -> throw new IllegalStateException("written above");
     }
     y.append("}\n");
+  }
+
+  /** An enum mapping in block style, one pair per line, so that a long one still fits. */
+  private static void enumRemap(
+      StringBuilder y, ProposedRule.EnumChange e, String prefix, String key) {
+    y.append(prefix).append("  ").append(key).append(":\n");
+    var inner = prefix + "    ";
+    if (e.hubPath().equals(e.spokePath())) {
+      y.append(inner).append("path: ").append(quote(e.hubPath())).append('\n');
+    } else {
+      y.append(inner).append("hubPath: ").append(quote(e.hubPath())).append('\n');
+      y.append(inner).append("spokePath: ").append(quote(e.spokePath())).append('\n');
+    }
+    y.append(inner).append("mapping:\n");
+    for (var m : e.mapping()) {
+      y.append(inner)
+          .append("- {hub: ")
+          .append(m.hub())
+          .append(", spoke: ")
+          .append(m.spoke())
+          .append("}\n");
+    }
+    if (e.dropHub()) {
+      y.append(inner).append("onUnmappedHubValue: Drop\n");
+    }
+    if (e.dropSpoke()) {
+      y.append(inner).append("onUnmappedSpokeValue: Drop\n");
+    }
   }
 
   /** The rule as {@code {strategy, hubPath, spokePath | path, factor?, reason}}. */
@@ -54,6 +96,19 @@ final class DraftRules {
       case ProposedRule.Coerce c -> o.put("path", c.path());
       case ProposedRule.Duration d -> o.put("hubPath", d.hubPath()).put("spokePath", d.spokePath());
       case ProposedRule.Quantity q -> o.put("hubPath", q.hubPath()).put("spokePath", q.spokePath());
+      case ProposedRule.Singleton s ->
+          o.put("hubPath", s.hubPath()).put("spokePath", s.spokePath()).put("nested", s.nested());
+      case ProposedRule.EnumChange e -> {
+        o.put("hubPath", e.hubPath()).put("spokePath", e.spokePath());
+        var mapping = o.putArray("mapping");
+        for (var m : e.mapping()) {
+          var pair = mapping.addObject();
+          pair.set("hub", m.hub());
+          pair.set("spoke", m.spoke());
+        }
+        o.put("onUnmappedHubValue", e.dropHub() ? "Drop" : "Error")
+            .put("onUnmappedSpokeValue", e.dropSpoke() ? "Drop" : "Error");
+      }
     }
     o.put("reason", rule.reason());
   }

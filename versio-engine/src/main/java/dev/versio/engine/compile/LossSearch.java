@@ -454,6 +454,8 @@ final class LossSearch {
   /** Text the rule names: values holding it are likely to expose its loss. */
   private static List<String> literals(Rule rule) {
     return switch (rule) {
+      // valid JSON not written the way the rule writes it: comes back reformatted
+      case Rule.JSONString r -> List.of("{ }", "[ ]", " 1", " true");
       case Rule.ListJoin r -> List.of(r.separator());
       case Rule.ListSplit r -> List.of(r.separator());
       case Rule.ObjectToScalar r -> List.of(r.key());

@@ -247,9 +247,18 @@ final class Probes {
       out.add(full);
       for (int i = 0; i < names.size(); i++) {
         var values = choices.get(i);
-        for (int v = 1; v < Math.min(values.size(), VARIANTS_PER_FIELD + 1); v++) {
+        int shown = Math.min(values.size(), VARIANTS_PER_FIELD + 1);
+        for (int v = 1; v < shown; v++) {
           out.add(full.deepCopy().set(names.get(i), values.get(v).deepCopy()));
         }
+        // an array field also shows that it may hold more than one element (its single-element
+        // probes come first and may fill the variants): a singleton unwrapped inside needs it
+        var name = names.get(i);
+        values.stream()
+            .skip(shown)
+            .filter(v -> v.isArray() && v.size() > 1)
+            .findFirst()
+            .ifPresent(v -> out.add(full.deepCopy().set(name, v.deepCopy())));
         if (!node.isRequired(names.get(i)) && names.size() > 1) {
           var without = full.deepCopy();
           without.remove(names.get(i));

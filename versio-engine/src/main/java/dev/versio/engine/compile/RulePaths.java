@@ -40,6 +40,7 @@ final class RulePaths {
       case Rule.ListSplit r -> List.of(r.hubPath());
       case Rule.Quantity r -> List.of(r.hubPath());
       case Rule.Duration r -> List.of(r.hubPath());
+      case Rule.JSONString r -> List.of(r.hubPath());
       case Rule.MapKeyRename r -> List.of(r.hubPath());
       case Rule.CEL r -> r.hubPaths();
     };
@@ -80,6 +81,7 @@ final class RulePaths {
       case Rule.ListSplit r -> List.of(r.spokePath());
       case Rule.Quantity r -> List.of(r.spokePath());
       case Rule.Duration r -> List.of(r.spokePath());
+      case Rule.JSONString r -> List.of(r.spokePath());
       case Rule.MapKeyRename r -> List.of(r.spokePath());
       case Rule.CEL r -> r.spokePaths();
     };

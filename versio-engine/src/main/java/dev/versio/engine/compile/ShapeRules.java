@@ -169,20 +169,23 @@ final class ShapeRules {
     var spoke = s.spokeNode(r, r.spokePath());
     if (hub == null
         || spoke == null
-        || !singletonShapes(
+        || !singletonKinds(
             s, r, hub, r.hubPath(), true, spoke, r.spokePath(), "ObjectToSingletonArray")) {
       return null;
     }
+    var layout = singletonLayout(s, r, r.nested(), true, hub, spoke, r.hubPath(), r.spokePath());
     var ok = s.claimHub(r, index, r.hubPath(), true) & s.claimSpoke(r, index, r.spokePath(), true);
-    if (!ok) {
+    if (layout == null || !ok) {
       return null;
     }
-    return new Resolved(
-        new Op.FirstElement(r.hubPath(), r.spokePath()),
-        new Op.WrapInArray(r.spokePath(), r.hubPath()),
-        new Verdict(atMostOne(hub), true),
-        List.of(s.hubName(r.hubPath())),
-        List.of(s.spokeName(r.spokePath())));
+    return r.nested()
+        ? reshaped(s, r.hubPath(), r.spokePath(), layout)
+        : new Resolved(
+            new Op.FirstElement(r.hubPath(), r.spokePath()),
+            new Op.WrapInArray(r.spokePath(), r.hubPath()),
+            new Verdict(atMostOne(hub), true),
+            List.of(s.hubName(r.hubPath())),
+            List.of(s.spokeName(r.spokePath())));
   }
 
   static Resolved objectToSingletonArray(Scope s, int index, Rule.ObjectToSingletonArray r) {
@@ -190,20 +193,34 @@ final class ShapeRules {
     var spoke = s.spokeNode(r, r.spokePath());
     if (hub == null
         || spoke == null
-        || !singletonShapes(
+        || !singletonKinds(
             s, r, spoke, r.spokePath(), false, hub, r.hubPath(), "SingletonArrayToObject")) {
       return null;
     }
+    var layout = singletonLayout(s, r, r.nested(), false, hub, spoke, r.hubPath(), r.spokePath());
     var ok = s.claimHub(r, index, r.hubPath(), true) & s.claimSpoke(r, index, r.spokePath(), true);
-    if (!ok) {
+    if (layout == null || !ok) {
       return null;
     }
+    return r.nested()
+        ? reshaped(s, r.hubPath(), r.spokePath(), layout)
+        : new Resolved(
+            new Op.WrapInArray(r.hubPath(), r.spokePath()),
+            new Op.FirstElement(r.spokePath(), r.hubPath()),
+            new Verdict(true, atMostOne(spoke)),
+            List.of(s.hubName(r.hubPath())),
+            List.of(s.spokeName(r.spokePath())));
+  }
+
+  /** A nested singleton rule: both directions reshape, and lose what arrays of many drop. */
+  private static Resolved reshaped(
+      Scope s, FieldPath hubPath, FieldPath spokePath, SingletonLayouts.Same layout) {
     return new Resolved(
-        new Op.WrapInArray(r.hubPath(), r.spokePath()),
-        new Op.FirstElement(r.spokePath(), r.hubPath()),
-        new Verdict(true, atMostOne(spoke)),
-        List.of(s.hubName(r.hubPath())),
-        List.of(s.spokeName(r.spokePath())));
+        new Op.Reshaped(hubPath, spokePath, layout.hubToSpoke()),
+        new Op.Reshaped(spokePath, hubPath, layout.hubToSpoke().inverse()),
+        new Verdict(layout.hubUnwrapped().isEmpty(), layout.spokeUnwrapped().isEmpty()),
+        List.of(s.hubName(hubPath)),
+        List.of(s.spokeName(spokePath)));
   }
 
   static Resolved fieldsToMap(Scope s, int index, Rule.FieldsToMap r) {
@@ -321,15 +338,13 @@ final class ShapeRules {
   }
 
   /**
-   * Whether a singleton rule's two sides are what it claims: an array on one side, an object on the
-   * other, and the array's element the same shape as the object all the way down (a nested
-   * singleton or any other difference would be written the wrong shape, which the apiserver refuses
-   * or prunes). Reports the error otherwise, naming the reverse strategy when the sides are
+   * Whether a singleton rule's two sides are the kinds it claims: an array on one side, an object
+   * on the other. Reports the error otherwise, naming the reverse strategy when the sides are
    * swapped.
    *
    * @param arrayOnHub whether the array is the hub side
    */
-  private static boolean singletonShapes(
+  private static boolean singletonKinds(
       Scope s,
       Rule r,
       SchemaNode array,
@@ -344,53 +359,100 @@ final class ShapeRules {
     var objectSide = arrayOnHub ? "spoke" : "hub";
     var arrayKind = Classification.of(array).kind();
     var objectKind = Classification.of(object).kind();
-    if (arrayKind != LeafKind.ARRAY || objectKind != LeafKind.OBJECT) {
-      boolean swapped = arrayKind == LeafKind.OBJECT && objectKind == LeafKind.ARRAY;
-      s.diagnostics()
-          .error(
-              DiagnosticCode.TYPE_MISMATCH,
-              arrayName,
-              Scope.label(r)
-                  + ": needs an array on the "
-                  + arraySide
-                  + " side and an object on the "
-                  + objectSide
-                  + " side, but "
-                  + arrayName
-                  + " is "
-                  + arrayKind.wireName()
-                  + " and "
-                  + objectName
-                  + " is "
-                  + objectKind.wireName(),
-              swapped
-                  ? "the sides are the other way round: use " + reverse + " with the same paths"
-                  : "use it where one side is an array of objects and the other that object");
-      return false;
+    if (arrayKind == LeafKind.ARRAY && objectKind == LeafKind.OBJECT) {
+      return true;
     }
-    var items = arrayPath.child(FieldPath.ITEMS);
-    var difference =
-        arrayOnHub
-            ? Structures.firstDifference(s.hub(), items, s.spokeSchema(), objectPath)
-            : Structures.firstDifference(s.hub(), objectPath, s.spokeSchema(), items);
-    if (difference != null) {
+    boolean swapped = arrayKind == LeafKind.OBJECT && objectKind == LeafKind.ARRAY;
+    s.diagnostics()
+        .error(
+            DiagnosticCode.TYPE_MISMATCH,
+            arrayName,
+            Scope.label(r)
+                + ": needs an array on the "
+                + arraySide
+                + " side and an object on the "
+                + objectSide
+                + " side, but "
+                + arrayName
+                + " is "
+                + arrayKind.wireName()
+                + " and "
+                + objectName
+                + " is "
+                + objectKind.wireName(),
+            swapped
+                ? "the sides are the other way round: use " + reverse + " with the same paths"
+                : "use it where one side is an array of objects and the other that object");
+    return false;
+  }
+
+  /**
+   * How a singleton rule reshapes values, or null (reported) when the element and the object
+   * differ: without {@code nested} they must be the same shape all the way down (a nested singleton
+   * or any other difference would be written the wrong shape, which the apiserver refuses or
+   * prunes); with it, they may differ by singleton arrays at any depth, and nothing else.
+   */
+  private static SingletonLayouts.Same singletonLayout(
+      Scope s,
+      Rule r,
+      boolean nested,
+      boolean arrayOnHub,
+      SchemaNode hub,
+      SchemaNode spoke,
+      FieldPath hubPath,
+      FieldPath spokePath) {
+    var arrayName = arrayOnHub ? s.hubName(hubPath) : s.spokeName(spokePath);
+    var objectName = arrayOnHub ? s.spokeName(spokePath) : s.hubName(hubPath);
+    var layout = SingletonLayouts.compare(s.hub(), hubPath, hub, s.spokeSchema(), spokePath, spoke);
+    if (nested) {
+      if (layout instanceof SingletonLayouts.Same same) {
+        return same;
+      }
+      var different = (SingletonLayouts.Different) layout;
       s.diagnostics()
           .error(
               DiagnosticCode.SHAPE_MISMATCH,
-              arrayName,
+              s.hubName(different.hubPath()),
               Scope.label(r)
-                  + ": the elements of "
+                  + ": "
                   + arrayName
                   + " and "
                   + objectName
-                  + " differ in shape ("
-                  + difference
-                  + "), so the element would be written the wrong shape",
-              "make the element and the object the same shape, or convert the differing part"
-                  + " with CEL");
-      return false;
+                  + " differ by more than singleton arrays, first at "
+                  + s.hubName(different.hubPath())
+                  + " ("
+                  + different.difference()
+                  + ")",
+              "convert the differing part with its own rule (CEL over the whole value), or make"
+                  + " the shapes agree");
+      return null;
     }
-    return true;
+    var items = (arrayOnHub ? hubPath : spokePath).child(FieldPath.ITEMS);
+    var difference =
+        arrayOnHub
+            ? Structures.firstDifference(s.hub(), items, s.spokeSchema(), spokePath)
+            : Structures.firstDifference(s.hub(), hubPath, s.spokeSchema(), items);
+    if (difference == null) {
+      return new SingletonLayouts.Same(null, List.of(), List.of());
+    }
+    s.diagnostics()
+        .error(
+            DiagnosticCode.SHAPE_MISMATCH,
+            arrayName,
+            Scope.label(r)
+                + ": the elements of "
+                + arrayName
+                + " and "
+                + objectName
+                + " differ in shape ("
+                + difference
+                + "), so the element would be written the wrong shape",
+            layout instanceof SingletonLayouts.Same
+                ? "they differ only by singleton arrays inside: set nested: true to convert those"
+                    + " too"
+                : "make the element and the object the same shape, or convert the differing part"
+                    + " with CEL");
+    return null;
   }
 
   private static boolean atMostOne(SchemaNode array) {

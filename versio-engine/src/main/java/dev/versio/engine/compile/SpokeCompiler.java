@@ -244,6 +244,7 @@ final class SpokeCompiler {
       case Rule.ListSplit r -> CollectionRules.listSplit(s, i, r);
       case Rule.Quantity r -> ScalarRules.quantity(s, i, r);
       case Rule.Duration r -> ScalarRules.duration(s, i, r);
+      case Rule.JSONString r -> JsonTextRules.jsonString(s, i, r);
       case Rule.MapKeyRename r -> CollectionRules.mapKeyRename(s, i, r);
       case Rule.CEL r -> ScriptRules.cel(s, i, r);
     };

@@ -92,10 +92,20 @@ public sealed interface Rule {
     }
   }
 
-  record SingletonArrayToObject(FieldPath hubPath, FieldPath spokePath, RuleOptions options)
+  /**
+   * A hub array of one element as a spoke object; {@code nested} converts the singleton arrays
+   * inside the element too.
+   */
+  record SingletonArrayToObject(
+      FieldPath hubPath, FieldPath spokePath, boolean nested, RuleOptions options)
       implements Rule {}
 
-  record ObjectToSingletonArray(FieldPath hubPath, FieldPath spokePath, RuleOptions options)
+  /**
+   * A hub object as a spoke array of one element; {@code nested} converts the singleton arrays
+   * inside the object too.
+   */
+  record ObjectToSingletonArray(
+      FieldPath hubPath, FieldPath spokePath, boolean nested, RuleOptions options)
       implements Rule {}
 
   /**
@@ -218,6 +228,12 @@ public sealed interface Rule {
   record Delete(FieldPath path, ExistsOn existsOn, RuleOptions options) implements Rule {}
 
   /** RFC 6902 patches per direction (JSON arrays of operations). */
+  /**
+   * A value on one side and the same value written as JSON text in a string on the other; which
+   * side is the string comes from the schemas.
+   */
+  record JSONString(FieldPath hubPath, FieldPath spokePath, RuleOptions options) implements Rule {}
+
   record JSONPatch(
       JsonNode hubToSpoke, JsonNode spokeToHub, boolean losslessOverride, RuleOptions options)
       implements Rule {}

@@ -246,9 +246,11 @@ public final class RuleParser {
               p.jsonMap("defaultsForOtherKeys"),
               o);
       case SINGLETON_ARRAY_TO_OBJECT ->
-          new Rule.SingletonArrayToObject(p.path("hubPath"), p.path("spokePath"), o);
+          new Rule.SingletonArrayToObject(
+              p.path("hubPath"), p.path("spokePath"), p.bool("nested"), o);
       case OBJECT_TO_SINGLETON_ARRAY ->
-          new Rule.ObjectToSingletonArray(p.path("hubPath"), p.path("spokePath"), o);
+          new Rule.ObjectToSingletonArray(
+              p.path("hubPath"), p.path("spokePath"), p.bool("nested"), o);
       case FIELDS_TO_MAP ->
           new Rule.FieldsToMap(
               p.paths("hubPaths"),
@@ -306,6 +308,7 @@ public final class RuleParser {
           new Rule.DefaultValue(p.path("path"), existsOn(p), p.json("default", true), o);
       case CONSTANT -> new Rule.Constant(p.path("path"), existsOn(p), p.json("value", true), o);
       case DELETE -> new Rule.Delete(p.path("path"), existsOn(p), o);
+      case JSON_STRING -> new Rule.JSONString(p.path("hubPath"), p.path("spokePath"), o);
       case JSON_PATCH ->
           new Rule.JSONPatch(
               p.json("hubToSpoke", true),

@@ -3,7 +3,7 @@ package dev.versio.engine.rule;
 import java.util.Arrays;
 import java.util.Optional;
 
-/** The 29 conversion strategies, with their wire names and the key of their params block. */
+/** The 30 conversion strategies, with their wire names and the key of their params block. */
 public enum Strategy {
   FIELD_RENAME("FieldRename", Rule.FieldRename.class),
   SCALAR_TO_OBJECT("ScalarToObject", Rule.ScalarToObject.class),
@@ -32,6 +32,7 @@ public enum Strategy {
   LIST_SPLIT("ListSplit", Rule.ListSplit.class),
   QUANTITY("Quantity", Rule.Quantity.class),
   DURATION("Duration", Rule.Duration.class),
+  JSON_STRING("JSONString", Rule.JSONString.class),
   MAP_KEY_RENAME("MapKeyRename", Rule.MapKeyRename.class),
   CEL("CEL", Rule.CEL.class);
 
@@ -55,6 +56,7 @@ public enum Strategy {
   public String paramsKey() {
     return switch (this) {
       case JSON_PATCH -> "jsonPatch";
+      case JSON_STRING -> "jsonString";
       case CEL -> "cel";
       default -> Character.toLowerCase(wireName.charAt(0)) + wireName.substring(1);
     };

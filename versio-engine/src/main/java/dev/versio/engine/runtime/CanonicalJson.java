@@ -41,7 +41,16 @@ public final class CanonicalJson {
     }
   }
 
-  private static String abbreviate(String text) {
+  /** The value of JSON text, or null when the text is not valid JSON. */
+  JsonNode parseOrNull(String text) {
+    try {
+      return mapper.readTree(text);
+    } catch (JsonProcessingException e) {
+      return null;
+    }
+  }
+
+  static String abbreviate(String text) {
     return text.length() <= 60 ? text : text.substring(0, 57) + "...";
   }
 }

@@ -41,6 +41,7 @@ public final class MetadataWrites {
       case Op.Unwrap u -> under(u.to());
       case Op.FirstElement f -> under(f.to());
       case Op.WrapInArray w -> under(w.to());
+      case Op.Reshaped r -> under(r.to());
       case Op.CollapseToMap c -> under(c.to());
       case Op.ExpandFromMap e -> anyUnder(e.targets().values());
       case Op.RemapEnum r -> under(r.to());
@@ -62,6 +63,8 @@ public final class MetadataWrites {
       case CollectionOp.RenameKeys r -> under(r.to());
       case TextOp.SplitScalar s -> s.fields().stream().anyMatch(f -> under(f.path()));
       case TextOp.JoinFields j -> under(j.to());
+      case TextOp.ToJsonText t -> under(t.to());
+      case TextOp.FromJsonText f -> under(f.to());
       case ScriptOp.Patch p -> anyUnder(p.paths());
       case ScriptOp.Cel c -> anyUnder(c.destinations());
     };

@@ -25,6 +25,7 @@ public sealed interface Op
         Op.Unwrap,
         Op.FirstElement,
         Op.WrapInArray,
+        Op.Reshaped,
         Op.CollapseToMap,
         Op.ExpandFromMap,
         Op.Stash,
@@ -177,6 +178,23 @@ public sealed interface Op
       var value = Tree.get(input, from);
       if (value != null) {
         Tree.set(output, to, EngineJson.nodes().arrayNode().add(value.deepCopy()));
+      }
+    }
+  }
+
+  /**
+   * Copies a value reshaped: singleton arrays unwrapped or wrapped at any depth ({@code
+   * SingletonArrayToObject} and {@code ObjectToSingletonArray} with {@code nested}).
+   */
+  record Reshaped(FieldPath from, FieldPath to, Reshape reshape) implements Op {
+    @Override
+    public void apply(JsonNode input, ObjectNode output) {
+      var value = Tree.get(input, from);
+      if (value != null) {
+        var changed = reshape.apply(value.deepCopy());
+        if (changed != null) {
+          Tree.set(output, to, changed);
+        }
       }
     }
   }

@@ -39,6 +39,7 @@ public final class Scripts {
       case Op.Unwrap u -> false;
       case Op.FirstElement f -> false;
       case Op.WrapInArray w -> false;
+      case Op.Reshaped r -> false;
       case Op.CollapseToMap c -> false;
       case Op.ExpandFromMap e -> false;
       case Op.RemapEnum r -> false;
@@ -55,6 +56,8 @@ public final class Scripts {
       case CollectionOp.RenameKeys r -> false;
       case TextOp.SplitScalar s -> false;
       case TextOp.JoinFields j -> false;
+      case TextOp.ToJsonText t -> false;
+      case TextOp.FromJsonText f -> false;
       case ScriptOp.Patch p -> true; // a copy op may double the object, once per op
     };
   }

@@ -110,4 +110,73 @@ public sealed interface TextOp extends Op {
       Tree.set(output, to, EngineJson.nodes().textNode(sb.toString()));
     }
   }
+
+  /**
+   * Writes the value at {@code from} as JSON text at {@code to}: keys sorted, numbers as they are
+   * held, so one value always gives one text. A JSON null writes nothing.
+   */
+  record ToJsonText(FieldPath from, FieldPath to, CanonicalJson json) implements TextOp {
+    @Override
+    public void apply(JsonNode input, ObjectNode output) {
+      var value = Tree.get(input, from);
+      if (value != null && !value.isNull()) {
+        Tree.set(output, to, EngineJson.nodes().textNode(json.write(value)));
+      }
+    }
+  }
+
+  /**
+   * Reads the JSON text at {@code from} and writes the value it holds at {@code to}; text that is
+   * not JSON, or JSON of another kind than {@code expected} ({@code UNKNOWN}: any), fails the
+   * conversion. The text {@code null} writes nothing.
+   */
+  record FromJsonText(FieldPath from, FieldPath to, LeafKind expected, CanonicalJson json)
+      implements TextOp {
+    @Override
+    public void apply(JsonNode input, ObjectNode output) {
+      var value = Tree.get(input, from);
+      if (value == null) {
+        return;
+      }
+      if (!value.isTextual()) {
+        throw new OpFailure("expected JSON text at " + from + ", found " + Coercion.kind(value));
+      }
+      var parsed = json.parseOrNull(value.asText());
+      if (parsed == null) {
+        throw new OpFailure(
+            "the text at "
+                + from
+                + " ('"
+                + CanonicalJson.abbreviate(value.asText())
+                + "') is not valid JSON; write the value as JSON, e.g. {\"key\": \"value\"}");
+      }
+      if (parsed.isNull()) {
+        return;
+      }
+      if (!holds(parsed)) {
+        throw new OpFailure(
+            "the JSON text at "
+                + from
+                + " holds "
+                + Coercion.kind(parsed)
+                + ", but "
+                + to
+                + " is "
+                + expected.wireName());
+      }
+      Tree.set(output, to, parsed);
+    }
+
+    private boolean holds(JsonNode parsed) {
+      return switch (expected) {
+        case OBJECT -> parsed.isObject();
+        case ARRAY -> parsed.isArray();
+        case INTEGER -> parsed.isIntegralNumber();
+        case NUMBER -> parsed.isNumber();
+        case BOOLEAN -> parsed.isBoolean();
+        case STRING -> parsed.isTextual();
+        case UNKNOWN -> true;
+      };
+    }
+  }
 }

@@ -133,4 +133,64 @@ public sealed interface ProposedRule {
       return nested(hubPath, spokePath, (h, s) -> new Rule.Quantity(h, s, RuleOptions.none()));
     }
   }
+
+  /**
+   * An object on one side held as a list of one on the other ({@code arrayOnHub}: the hub holds the
+   * list); {@code nested} when lists of one sit inside it too.
+   */
+  record Singleton(
+      String hubPath, String spokePath, boolean arrayOnHub, boolean nested, String reason)
+      implements ProposedRule {
+    public Singleton {
+      Objects.requireNonNull(hubPath, "hubPath");
+      Objects.requireNonNull(spokePath, "spokePath");
+      Objects.requireNonNull(reason, "reason");
+    }
+
+    @Override
+    public Rule toRule() {
+      return ProposedRule.nested(
+          hubPath,
+          spokePath,
+          (h, s) ->
+              arrayOnHub
+                  ? new Rule.SingletonArrayToObject(h, s, nested, RuleOptions.none())
+                  : new Rule.ObjectToSingletonArray(h, s, nested, RuleOptions.none()));
+    }
+  }
+
+  /**
+   * An enum whose values were respelled: each hub value with its spoke value; values of one side
+   * with no counterpart on the other are dropped ({@code dropHub}, {@code dropSpoke}).
+   */
+  record EnumChange(
+      String hubPath,
+      String spokePath,
+      List<Rule.EnumMapping> mapping,
+      boolean dropHub,
+      boolean dropSpoke,
+      String reason)
+      implements ProposedRule {
+    public EnumChange {
+      Objects.requireNonNull(hubPath, "hubPath");
+      Objects.requireNonNull(spokePath, "spokePath");
+      Objects.requireNonNull(reason, "reason");
+      mapping = List.copyOf(mapping);
+    }
+
+    @Override
+    public Rule toRule() {
+      return nested(
+          hubPath,
+          spokePath,
+          (h, s) ->
+              new Rule.EnumRemap(
+                  h,
+                  s,
+                  mapping,
+                  dropHub ? Rule.OnUnknown.DROP : Rule.OnUnknown.ERROR,
+                  dropSpoke ? Rule.OnUnknown.DROP : Rule.OnUnknown.ERROR,
+                  RuleOptions.none()));
+    }
+  }
 }

@@ -34,7 +34,8 @@ final class SpokeComparison {
         continue;
       }
       var s = spoke.get(h.path());
-      coercion(hubVersion, version, h, s)
+      EnumChanges.propose(hubVersion, version, h, s)
+          .or(() -> coercion(hubVersion, version, h, s))
           .ifPresentOrElse(
               rules::add,
               () ->
@@ -48,6 +49,12 @@ final class SpokeComparison {
             spokeOnly.add(leaf);
           }
         });
+    // objects held as lists of one: matched before renames, which would pair their leaves one by
+    // one (or not at all)
+    var wraps = SingletonWraps.find(hubVersion, version, hubOnly, spokeOnly, spoke, hub);
+    rules.addAll(wraps.rules());
+    hubOnly.removeAll(wraps.hubLeaves());
+    spokeOnly.removeAll(wraps.spokeLeaves());
     var possible = new ArrayList<ProposedRule.Rename>();
     var pairedHub = new ArrayList<FieldPath>();
     var pairedSpoke = new ArrayList<FieldPath>();

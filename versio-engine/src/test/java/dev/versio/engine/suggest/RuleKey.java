@@ -16,14 +16,17 @@ import java.util.Set;
  * the factor. Options ({@code when}, {@code acknowledgeLossy}) do not count.
  */
 record RuleKey(Strategy strategy, String hubPath, String spokePath, BigDecimal factor) {
-  /** The strategies {@code versio suggest} can propose. */
+  /** The strategies {@code versio suggest} can propose (enum mappings count by their paths). */
   static final Set<Strategy> PROPOSABLE =
       EnumSet.of(
           Strategy.FIELD_RENAME,
           Strategy.NUMERIC_SCALE,
           Strategy.TYPE_COERCE,
           Strategy.DURATION,
-          Strategy.QUANTITY);
+          Strategy.QUANTITY,
+          Strategy.ENUM_REMAP,
+          Strategy.SINGLETON_ARRAY_TO_OBJECT,
+          Strategy.OBJECT_TO_SINGLETON_ARRAY);
 
   RuleKey {
     Objects.requireNonNull(strategy, "strategy");
@@ -47,6 +50,12 @@ record RuleKey(Strategy strategy, String hubPath, String spokePath, BigDecimal f
       case Rule.Duration r ->
           List.of(pair(r.strategy(), hubPrefix, r.hubPath(), spokePrefix, r.spokePath(), null));
       case Rule.Quantity r ->
+          List.of(pair(r.strategy(), hubPrefix, r.hubPath(), spokePrefix, r.spokePath(), null));
+      case Rule.EnumRemap r ->
+          List.of(pair(r.strategy(), hubPrefix, r.hubPath(), spokePrefix, r.spokePath(), null));
+      case Rule.SingletonArrayToObject r ->
+          List.of(pair(r.strategy(), hubPrefix, r.hubPath(), spokePrefix, r.spokePath(), null));
+      case Rule.ObjectToSingletonArray r ->
           List.of(pair(r.strategy(), hubPrefix, r.hubPath(), spokePrefix, r.spokePath(), null));
       case Rule.ForEach r -> {
         var out = new ArrayList<RuleKey>();

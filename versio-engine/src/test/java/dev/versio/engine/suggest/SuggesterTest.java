@@ -404,4 +404,160 @@ class SuggesterTest {
         .hasMessageContaining("no version v9")
         .hasMessageContaining("[v2, v1]");
   }
+
+  private static final String OBJECTS =
+      """
+      network:
+        type: object
+        properties:
+          name: {type: string}
+          subnet: {type: object, properties: {id: {type: string}}}
+      routes:
+        type: array
+        items:
+          type: object
+          properties:
+            to: {type: string}
+            via: {type: object, properties: {gw: {type: string}}}
+      """;
+
+  /** The same fields as a generator of provider resources writes them: lists of at most one. */
+  private static final String LISTS_OF_ONE =
+      """
+      network:
+        type: array
+        maxItems: 1
+        items:
+          type: object
+          properties:
+            name: {type: string}
+            subnet: {type: array, maxItems: 1, items: {type: object, properties: {id: {type: string}}}}
+      routes:
+        type: array
+        items:
+          type: object
+          properties:
+            to: {type: string}
+            via: {type: array, maxItems: 1, items: {type: object, properties: {gw: {type: string}}}}
+      """;
+
+  @Test
+  void objectsHeldAsListsOfOneBecomeSingletonRulesThatCompileAndConvert() {
+    var suggestion = spoke(OBJECTS, LISTS_OF_ONE);
+
+    assertThat(suggestion.rules())
+        .containsExactly(
+            new ProposedRule.Singleton(
+                "spec.network",
+                "spec.network",
+                false,
+                true,
+                "spec.network is a list of one in v1 and an object in v2, with lists of one inside"
+                    + " it too (nested)"),
+            new ProposedRule.Singleton(
+                "spec.routes[].via",
+                "spec.routes[].via",
+                false,
+                false,
+                "spec.routes[].via is a list of one in v1 and an object in v2"));
+    assertThat(suggestion.hubOnly()).isEmpty();
+    assertThat(suggestion.spokeOnly()).isEmpty();
+    var converted =
+        routerForProposedRules(target(OBJECTS, LISTS_OF_ONE))
+            .convert(
+                object(
+                    """
+                    apiVersion: example.test/v2
+                    kind: Widget
+                    metadata: {name: w}
+                    spec:
+                      network: {name: main, subnet: {id: s-1}}
+                      routes: [{to: 0.0.0.0/0, via: {gw: igw}}]
+                    """),
+                "v2",
+                "v1");
+    assertThat(converted.path("spec"))
+        .isEqualTo(
+            Fixtures.yaml(
+                "{network: [{name: main, subnet: [{id: s-1}]}], routes: [{to: 0.0.0.0/0, via:"
+                    + " [{gw: igw}]}]}"));
+  }
+
+  @Test
+  void aListThatMayHoldMoreThanOneIsProposedWithTheLossToAcknowledge() {
+    var suggestion =
+        spoke(
+            OBJECTS, LISTS_OF_ONE.replace("via: {type: array, maxItems: 1,", "via: {type: array,"));
+
+    assertThat(suggestion.rules())
+        .filteredOn(r -> r instanceof ProposedRule.Singleton s && s.hubPath().contains("via"))
+        .singleElement()
+        .satisfies(
+            r -> assertThat(r.reason()).contains("only the first element converts: acknowledge"));
+  }
+
+  @Test
+  void aListOfOneWhoseFieldsAlsoChangedIsLeftToTheAuthor() {
+    var suggestion =
+        spoke(OBJECTS, LISTS_OF_ONE.replace("name: {type: string}", "title: {type: string}"));
+
+    assertThat(suggestion.rules())
+        .noneMatch(
+            r -> r instanceof ProposedRule.Singleton s && s.hubPath().equals("spec.network"));
+    assertThat(suggestion.hubOnly()).contains("spec.network.subnet.id");
+  }
+
+  @Test
+  void respelledEnumValuesBecomeAnEnumRemapThatCompilesAndConverts() {
+    var hub = "mode: {type: string, enum: [Fast, OnFailure]}\n";
+    var spokeSchema = "mode: {type: string, enum: [fast, on-failure]}\n";
+
+    var suggestion = spoke(hub, spokeSchema);
+
+    assertThat(suggestion.rules()).singleElement().isInstanceOf(ProposedRule.EnumChange.class);
+    assertThat(suggestion.rules().getFirst().reason())
+        .isEqualTo("values changed in v1: Fast -> fast, OnFailure -> on-failure");
+    var converted =
+        routerForProposedRules(target(hub, spokeSchema))
+            .convert(
+                object(
+                    "apiVersion: example.test/v2\nkind: Widget\nmetadata: {name: w}\nspec: {mode: OnFailure}"),
+                "v2",
+                "v1");
+    assertThat(converted.path("spec").path("mode").asText()).isEqualTo("on-failure");
+  }
+
+  @Test
+  void anEnumValueOnlyTheHubHasIsDroppedAndTheReasonSaysToAcknowledgeIt() {
+    var suggestion =
+        spoke(
+            "mode: {type: string, enum: [fast, slow, turbo]}\n",
+            "mode: {type: string, enum: [fast, slow]}\n");
+
+    assertThat(suggestion.rules())
+        .singleElement()
+        .satisfies(
+            r -> {
+              var e = (ProposedRule.EnumChange) r;
+              assertThat(e.dropHub()).isTrue();
+              assertThat(e.dropSpoke()).isFalse();
+              assertThat(e.reason())
+                  .isEqualTo(
+                      "v2 has values v1 lacks (turbo): the rule drops them converting to v1, so"
+                          + " acknowledge that with a reason, or map each to a value v1 has");
+            });
+  }
+
+  @Test
+  void enumsWithValuesLeftOverOnBothSidesAreLeftToTheAuthor() {
+    var suggestion =
+        spoke(
+            "mode: {type: string, enum: [fast, turbo]}\n",
+            "mode: {type: string, enum: [fast, quick]}\n");
+
+    assertThat(suggestion.rules()).isEmpty();
+    assertThat(suggestion.retyped())
+        .singleElement()
+        .satisfies(t -> assertThat(t.path()).isEqualTo("spec.mode"));
+  }
 }

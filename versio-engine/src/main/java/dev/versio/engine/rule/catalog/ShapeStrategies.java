@@ -3,6 +3,7 @@ package dev.versio.engine.rule.catalog;
 import static dev.versio.engine.rule.catalog.ParamSpec.choice;
 import static dev.versio.engine.rule.catalog.ParamSpec.optional;
 import static dev.versio.engine.rule.catalog.ParamSpec.required;
+import static dev.versio.engine.rule.catalog.ParamType.BOOLEAN;
 import static dev.versio.engine.rule.catalog.ParamType.JSON_MAP;
 import static dev.versio.engine.rule.catalog.ParamType.PATH;
 import static dev.versio.engine.rule.catalog.ParamType.PATHS;
@@ -18,6 +19,17 @@ import dev.versio.engine.rule.Strategy;
 /** Strategies that move a value or change its shape: renames, wraps, singletons, maps. */
 final class ShapeStrategies {
   private ShapeStrategies() {}
+
+  private static final String NESTED =
+      "Also converts the singleton arrays inside, at any depth: wherever one side holds an array"
+          + " of objects and the other that object, the array is unwrapped or wrapped (either way"
+          + " round); without it the element and the object must be the same shape.";
+
+  private static final String NESTED_NOTE =
+      "`nested` is for generated resources where every block is a list of one (`network:"
+          + " [{subnet: [{id: …}]}]` against `network: {subnet: {id: …}}`); lists of many inside"
+          + " (`routes: [{match: [{…}]}]` against `routes: [{match: {…}}]`) are converted element by"
+          + " element. Any other difference is an error that names its path.";
 
   static StrategySpec fieldRename() {
     return spec(
@@ -130,10 +142,16 @@ final class ShapeStrategies {
             "Turns a hub array that holds one element into a spoke object.")
         .param(hubPath("The array on the hub."))
         .param(spokePath("The object (or any value) on the spoke."))
+        .param(optional("nested", BOOLEAN, "false", NESTED))
         .hubToSpoke(
             "Copies the array's first element to `spokePath`; an empty array writes nothing.",
-            "Only when the hub array declares `maxItems` of 1 or less: later elements are dropped.")
-        .spokeToHub("Writes `[<spoke value>]` at `hubPath`.", "Always.")
+            "Only when the hub array declares `maxItems` of 1 or less: later elements are dropped"
+                + " (with `nested`, the same holds for every hub array unwrapped inside).")
+        .spokeToHub(
+            "Writes `[<spoke value>]` at `hubPath`.",
+            "Always (with `nested`: unless a spoke array inside is unwrapped and may hold more than"
+                + " one element).")
+        .note(NESTED_NOTE)
         .schemas(
             """
             listeners:
@@ -160,17 +178,40 @@ final class ShapeStrategies {
                 + " `SingletonArrayToObject`).")
         .param(hubPath("The object (or any value) on the hub."))
         .param(spokePath("The array on the spoke."))
-        .hubToSpoke("Writes `[<hub value>]` at `spokePath`.", "Always.")
+        .param(optional("nested", BOOLEAN, "false", NESTED))
+        .hubToSpoke(
+            "Writes `[<hub value>]` at `spokePath`.",
+            "Always (with `nested`: unless a hub array inside is unwrapped and may hold more than"
+                + " one element).")
         .spokeToHub(
             "Copies the array's first element to `hubPath`; an empty array writes nothing.",
             "Only when the spoke array declares `maxItems` of 1 or less: later elements are"
-                + " dropped.")
+                + " dropped (with `nested`, the same holds for every spoke array unwrapped"
+                + " inside).")
+        .note(NESTED_NOTE)
         .schemas(
-            "backup: {type: object, properties: {schedule: {type: string}}}\n",
+            """
+            backup:
+              type: object
+              properties:
+                schedule: {type: string}
+                target:
+                  type: object
+                  properties: {bucket: {type: string}}
+            """,
             """
             backups:
               type: array
-              items: {type: object, properties: {schedule: {type: string}}}
+              items:
+                type: object
+                properties:
+                  schedule: {type: string}
+                  target:
+                    type: array
+                    maxItems: 1
+                    items:
+                      type: object
+                      properties: {bucket: {type: string}}
             """)
         .rule(
             """
@@ -178,11 +219,13 @@ final class ShapeStrategies {
               objectToSingletonArray:
                 hubPath: spec.backup
                 spokePath: spec.backups
+                nested: true
               acknowledgeLossy: true
               reason: v1 accepted a list, but only one backup schedule was ever honoured
             """)
         .objects(
-            "spec: {backup: {schedule: '@daily'}}\n", "spec: {backups: [{schedule: '@daily'}]}\n")
+            "spec: {backup: {schedule: '@daily', target: {bucket: archive}}}\n",
+            "spec: {backups: [{schedule: '@daily', target: [{bucket: archive}]}]}\n")
         .lossless(true, false)
         .build();
   }

@@ -76,6 +76,7 @@ public final class StrategyCatalog {
       case LIST_SPLIT -> CollectionStrategies.listSplit();
       case QUANTITY -> ScalarStrategies.quantity();
       case DURATION -> ScalarStrategies.duration();
+      case JSON_STRING -> TextStrategies.jsonString();
       case MAP_KEY_RENAME -> CollectionStrategies.mapKeyRename();
       case CEL -> ScriptStrategies.cel();
     };

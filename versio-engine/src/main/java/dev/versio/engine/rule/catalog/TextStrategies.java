@@ -97,4 +97,48 @@ final class TextStrategies {
         .objects("spec: {dbHost: db.local, dbPort: 5432}\n", "spec: {dbAddress: 'db.local:5432'}\n")
         .build();
   }
+
+  static StrategySpec jsonString() {
+    return spec(
+            Strategy.JSON_STRING,
+            "Writes a value as JSON text in a string field, and reads it back (an object, a list"
+                + " or a number serialised into a string).")
+        .param(hubPath("The value, or the string holding it as JSON, on the hub."))
+        .param(spokePath("The other one on the spoke."))
+        .hubToSpoke(
+            "A value hub: writes it as JSON text, keys sorted and without spaces. A string hub:"
+                + " reads the JSON text and writes the value it holds.",
+            "From the value: always. From the text: no (`{ \"b\": 1, \"a\": 2 }` comes back"
+                + " as `{\"a\":2,\"b\":1}`).")
+        .spokeToHub("The same conversion, the other way.", "Mirrored: from the value only.")
+        .note(
+            "One side must be a string and the other not. Text that is not JSON, or JSON of"
+                + " another type than the value field (a list where an object is declared), fails"
+                + " the conversion with the field named, so a client writing bad text is refused"
+                + " rather than losing it; the text `null` and a JSON null value write nothing."
+                + " The value side may be opaque (`x-kubernetes-preserve-unknown-fields`).")
+        .schemas(
+            """
+            settings:
+              type: object
+              properties:
+                mode: {type: string}
+                replicas: {type: integer}
+            """,
+            "settingsJSON: {type: string}\n")
+        .rule(
+            """
+            - strategy: JSONString
+              jsonString:
+                hubPath: spec.settings
+                spokePath: spec.settingsJSON
+              acknowledgeLossy: true
+              reason: v1 text with other spacing or key order comes back written one way
+            """)
+        .objects(
+            "spec: {settings: {mode: fast, replicas: 3}}\n",
+            "spec: {settingsJSON: '{\"mode\":\"fast\",\"replicas\":3}'}\n")
+        .lossless(true, false)
+        .build();
+  }
 }
