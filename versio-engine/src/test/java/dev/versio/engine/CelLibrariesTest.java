@@ -69,4 +69,34 @@ class CelLibrariesTest {
         .contains("spec.replica")
         .contains("not declared");
   }
+
+  @Test
+  void nullTypeChecksBesideAnyValueAndLeavesTheFieldOut() {
+    var config =
+        spokeRules(
+            """
+            - strategy: CEL
+              acknowledgeLossy: true
+              cel:
+                hubPaths: [spec.replicas]
+                spokePaths: [spec.size]
+                hubToSpoke: '{"spec.size": object.spec.replicas > 0 ? object.spec.replicas : null}'
+                spokeToHub: '{"spec.replicas": has(object.spec.size) ? object.spec.size : null}'
+            """);
+    var router = router(target(HUB, SPOKE), config);
+
+    var spoke =
+        router.convert(
+            object("{apiVersion: example.test/v2, kind: Widget, spec: {replicas: 0}}"), "v2", "v1");
+
+    assertThat(spoke.path("spec").has("size")).isFalse();
+    assertThat(
+            router
+                .convert(
+                    object("{apiVersion: example.test/v1, kind: Widget, spec: {size: 3}}"),
+                    "v1",
+                    "v2")
+                .path("spec"))
+        .isEqualTo(object("{replicas: 3}"));
+  }
 }

@@ -8,6 +8,7 @@ import dev.versio.engine.diagnostic.DiagnosticCode;
 import dev.versio.engine.rule.Rule;
 import dev.versio.engine.runtime.ScriptOp;
 import dev.versio.engine.schema.FlatSchema;
+import dev.versio.engine.schema.SchemaNode;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -143,6 +144,19 @@ final class ScriptRules {
     return new FieldPath(segments);
   }
 
+  /** The destinations whose schema says {@code nullable: true}: a CEL null is written there. */
+  private static java.util.Set<FieldPath> nullable(
+      List<FieldPath> paths, java.util.function.Function<FieldPath, SchemaNode> node) {
+    var out = new java.util.HashSet<FieldPath>();
+    for (var p : paths) {
+      var n = node.apply(p);
+      if (n != null && n.nullable()) {
+        out.add(p);
+      }
+    }
+    return out;
+  }
+
   static Resolved cel(Scope s, int index, Rule.CEL r) {
     boolean ok = true;
     for (var p : r.hubPaths()) {
@@ -170,12 +184,14 @@ final class ScriptRules {
             r.hubToSpoke(),
             h2s.program(),
             r.spokePaths(),
+            nullable(r.spokePaths(), p -> s.spokeNode(r, p)),
             CelScripts.COST_LIMIT,
             CelScripts.SIZE_LIMIT),
         new ScriptOp.Cel(
             r.spokeToHub(),
             s2h.program(),
             r.hubPaths(),
+            nullable(r.hubPaths(), p -> s.hubNode(r, p)),
             CelScripts.COST_LIMIT,
             CelScripts.SIZE_LIMIT),
         new Verdict(false, false),

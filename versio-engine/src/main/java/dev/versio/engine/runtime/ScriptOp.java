@@ -44,8 +44,11 @@ public sealed interface ScriptOp extends Op {
 
   /**
    * Evaluates a compiled CEL program with {@code object} bound to the input and writes each
-   * destination found in the resulting map (nested path first, then a flat dotted key).
+   * destination found in the resulting map (nested path first, then a flat dotted key). A {@code
+   * null} leaves the destination out unless its schema is {@code nullable}: the expression says
+   * "nothing here" without a second branch.
    *
+   * @param nullable the destinations whose schema says {@code nullable: true}
    * @param costLimit the most expression nodes one evaluation may visit
    * @param sizeLimit the most elements and characters the values of one evaluation may hold
    *     together ({@link CelBudget}); the result is held to it too when it becomes JSON
@@ -54,11 +57,13 @@ public sealed interface ScriptOp extends Op {
       String expression,
       CelRuntime.Program program,
       List<FieldPath> destinations,
+      java.util.Set<FieldPath> nullable,
       long costLimit,
       long sizeLimit)
       implements ScriptOp {
     public Cel {
       destinations = List.copyOf(destinations);
+      nullable = java.util.Set.copyOf(nullable);
     }
 
     @Override
@@ -87,7 +92,7 @@ public sealed interface ScriptOp extends Op {
         if (value == null) {
           value = map.get(path.toString());
         }
-        if (value != null) {
+        if (value != null && (!value.isNull() || nullable.contains(path))) {
           Tree.set(output, path, value);
         }
       }
