@@ -82,4 +82,49 @@ class OpaqueSchemasTest {
     assertThat(lines(rejected(target("size: {type: integer}", "size: {type: integer}"), config)))
         .contains("PATH_NOT_FOUND");
   }
+
+  private static final String WRAP_TLS =
+      spokeRules(
+          """
+      - strategy: ScalarToObject
+        scalarToObject: {hubPath: spec.tls, spokePath: spec.tlsConfig, key: enabled}
+      """);
+
+  @Test
+  void aStrategyThatNeedsATypeTheOpaqueSchemaDoesNotDeclareSaysSoAndHowToDeclareIt() {
+    var diagnostics = rejected(opaque(), WRAP_TLS);
+
+    assertThat(diagnostics)
+        .anySatisfy(
+            d -> {
+              assertThat(d.code())
+                  .isEqualTo(dev.versio.engine.diagnostic.DiagnosticCode.TYPE_NOT_DECLARED);
+              assertThat(d.message())
+                  .contains("spec.tlsConfig lies inside spec, which keeps unknown fields");
+              assertThat(d.hint()).contains("declare spec.tlsConfig among the properties of spec");
+            });
+  }
+
+  @Test
+  void fieldsDeclaredBesideUnknownOnesAreTypedAndTheirRulesCompile() {
+    var declared =
+        OPAQUE_SPEC.replace(
+            "spec: {type: object, x-kubernetes-preserve-unknown-fields: true}",
+            "spec: {type: object, x-kubernetes-preserve-unknown-fields: true, properties: {tls: {type:"
+                + " boolean}, tlsConfig: {type: object, properties: {enabled: {type: boolean}}}}}");
+    var hub = dev.versio.engine.schema.SchemaNode.parse(object(declared));
+    var target =
+        target(new VersionSchema("v2", true, true, hub), new VersionSchema("v1", true, false, hub));
+
+    var converted =
+        router(target, WRAP_TLS)
+            .convert(
+                object(
+                    "{apiVersion: example.test/v2, kind: Widget, spec: {tls: true, other: [1]}}"),
+                "v2",
+                "v1");
+
+    assertThat(converted.path("spec"))
+        .isEqualTo(object("{tlsConfig: {enabled: true}, other: [1]}"));
+  }
 }

@@ -39,8 +39,10 @@ final class SpokeCompiler {
     for (int i = 0; i < rules.size(); i++) {
       var rule = rules.get(i);
       var at = s.atRule(i);
+      int found = at.diagnostics().size();
       var resolved = resolve(at, i, rule);
       if (resolved == null) {
+        undeclaredType(at, rule, at.diagnostics().since(found));
         claimQuietly(
             s, i, rule); // the rule's own error says it all: no cascade of "uncovered" findings
         continue;
@@ -212,6 +214,60 @@ final class SpokeCompiler {
                 + " convert both cases in one rule (CEL) instead of gating rules["
                 + index
                 + "] with when");
+  }
+
+  /**
+   * After a rule failed on a field's type: when the field lies inside an opaque schema, says that
+   * its type is not declared rather than leaving the user with a type the schema never gave it.
+   */
+  private static void undeclaredType(
+      Scope s, Rule rule, List<dev.versio.engine.diagnostic.Diagnostic> found) {
+    if (found.stream()
+        .noneMatch(
+            d ->
+                d.code() == DiagnosticCode.TYPE_MISMATCH
+                    || d.code() == DiagnosticCode.SHAPE_MISMATCH)) {
+      return;
+    }
+    var hub = RulePaths.hub(rule).stream().map(p -> undeclared(s.hub(), p, s.hubName(p)));
+    var spoke =
+        RulePaths.spoke(rule).stream().map(p -> undeclared(s.spokeSchema(), p, s.spokeName(p)));
+    var undeclared =
+        java.util.stream.Stream.concat(hub, spoke).flatMap(java.util.Optional::stream).toList();
+    // the field the failure names, else the first the schema does not declare
+    undeclared.stream()
+        .filter(u -> found.stream().anyMatch(d -> u[0].equals(d.path())))
+        .findFirst()
+        .or(() -> undeclared.stream().findFirst())
+        .ifPresent(
+            u ->
+                s.diagnostics()
+                    .error(
+                        DiagnosticCode.TYPE_NOT_DECLARED,
+                        u[0],
+                        Scope.label(rule)
+                            + ": "
+                            + u[0]
+                            + " lies inside "
+                            + u[1]
+                            + ", which keeps unknown fields (x-kubernetes-preserve-unknown-fields),"
+                            + " so its type is not declared and this strategy cannot know what it"
+                            + " converts",
+                        "declare "
+                            + u[0]
+                            + " among the properties of "
+                            + u[1]
+                            + " (declared fields sit beside unknown ones), or convert it with"
+                            + " CEL"));
+  }
+
+  /** {@code [name, opaque field]} when the path runs below an opaque node it is not declared in. */
+  private static java.util.Optional<String[]> undeclared(
+      dev.versio.engine.schema.FlatSchema schema, FieldPath path, String name) {
+    var lookup = schema.lookup(path);
+    return lookup.belowOpaque()
+        ? java.util.Optional.of(new String[] {name, lookup.opaqueAt().toString()})
+        : java.util.Optional.empty();
   }
 
   private Resolved resolve(Scope s, int i, Rule rule) {

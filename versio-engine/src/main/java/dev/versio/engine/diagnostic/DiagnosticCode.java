@@ -34,6 +34,8 @@ public enum DiagnosticCode {
   PATH_NOT_FOUND,
   TYPE_MISMATCH,
   SHAPE_MISMATCH,
+  /** A strategy that needs a field's type, on a field an opaque schema does not declare. */
+  TYPE_NOT_DECLARED,
   DOUBLE_CLAIM,
   LOSSY_NOT_ACKNOWLEDGED,
   ENUM_VALUE_UNMAPPED,

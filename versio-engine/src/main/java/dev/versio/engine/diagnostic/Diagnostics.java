@@ -65,6 +65,16 @@ public final class Diagnostics {
     sink.add(diagnostic);
   }
 
+  /** How many findings were collected so far, at every rule. */
+  public int size() {
+    return sink.size();
+  }
+
+  /** The findings collected after the first {@code from}. */
+  public List<Diagnostic> since(int from) {
+    return List.copyOf(sink.subList(from, sink.size()));
+  }
+
   public boolean hasErrors() {
     return sink.stream().anyMatch(Diagnostic::isError);
   }

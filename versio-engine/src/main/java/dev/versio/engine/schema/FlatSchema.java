@@ -91,6 +91,12 @@ public final class FlatSchema {
     for (int i = 0; i < path.size(); i++) {
       var segment = path.segments().get(i);
       if (node.preserveUnknownFields() && node.construct() == null) {
+        // fields declared beside unknown ones keep their types
+        var declared = node.properties().get(segment);
+        if (declared != null) {
+          node = declared;
+          continue;
+        }
         return new Lookup(SchemaNode.empty(), null, new FieldPath(path.segments().subList(0, i)));
       }
       var c = Classification.of(node);
