@@ -160,6 +160,33 @@ class TextAndScriptStrategiesTest {
         .anySatisfy(d -> assertThat(d.message()).contains("not a valid RFC 6902 patch"));
   }
 
+  @Test
+  void aPatchThatLeavesAValueWhereTheDestinationHasNoFieldIsRejected() {
+    var target = target("ttl: {type: integer}", "ttlSeconds: {type: integer}");
+
+    var diagnostics =
+        rejected(
+            target,
+            spokeRules(
+                """
+                - strategy: JSONPatch
+                  jsonPatch:
+                    hubToSpoke: [{op: move, from: /spec/ttl, path: /spec/ttlSeconds}, {op: add, path: /spec/ttl, value: 0}]
+                    spokeToHub: [{op: add, path: /spec/ttlSeconds, value: 1}, {op: move, from: /spec/ttlSeconds, path: /spec/ttl}]
+                    losslessOverride: true
+                """));
+
+    assertThat(diagnostics)
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.code()).isEqualTo(DiagnosticCode.PATH_NOT_FOUND);
+              assertThat(d.message())
+                  .contains("jsonPatch.hubToSpoke writes /spec/ttl,")
+                  .doesNotContain("spokeToHub");
+            });
+  }
+
   private static final String RGB =
       spokeRules(
           """

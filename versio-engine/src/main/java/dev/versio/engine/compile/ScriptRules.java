@@ -39,6 +39,9 @@ final class ScriptRules {
         ok &= s.claimSpoke(r, index, path, true);
       }
     }
+    // checked once its paths are claimed, so that a refusal does not also leave them uncovered
+    ok &= writesDeclared(s, r, "hubToSpoke", r.hubToSpoke(), s.spokeSchema(), s::spokeName);
+    ok &= writesDeclared(s, r, "spokeToHub", r.spokeToHub(), s.hub(), s::hubName);
     if (!ok) {
       return null;
     }
@@ -123,6 +126,60 @@ final class ScriptRules {
       }
     }
     return ok ? new PatchPaths(written, touched) : null;
+  }
+
+  /**
+   * Whether every field the patch leaves a value at is one the destination declares: a value
+   * written elsewhere would be dropped by the apiserver (pruned), so it is an error, not a silent
+   * loss. A field the patch moves or removes again later is only a stepping stone.
+   */
+  private static boolean writesDeclared(
+      Scope s,
+      Rule r,
+      String direction,
+      JsonNode patch,
+      FlatSchema destination,
+      java.util.function.Function<FieldPath, String> name) {
+    boolean ok = true;
+    var ops = new ArrayList<JsonNode>();
+    patch.forEach(ops::add);
+    for (int i = 0; i < ops.size(); i++) {
+      var op = ops.get(i).path("op").asText();
+      if (!List.of("add", "replace", "copy", "move").contains(op)) {
+        continue;
+      }
+      var pointer = ops.get(i).path("path").asText();
+      var path = fromPointer(pointer);
+      if (path == null || resolves(destination, path) || takenAgain(ops, i, pointer)) {
+        continue;
+      }
+      s.diagnostics()
+          .error(
+              DiagnosticCode.PATH_NOT_FOUND,
+              name.apply(path),
+              Scope.label(r)
+                  + ": jsonPatch."
+                  + direction
+                  + " writes "
+                  + pointer
+                  + ", which the destination version does not declare: the apiserver would drop"
+                  + " it",
+              "write a field the destination declares, or move the value on to one in a later op");
+      ok = false;
+    }
+    return ok;
+  }
+
+  /** Whether a later op moves or removes what op {@code i} wrote at {@code pointer}. */
+  private static boolean takenAgain(List<JsonNode> ops, int i, String pointer) {
+    for (int j = i + 1; j < ops.size(); j++) {
+      var op = ops.get(j).path("op").asText();
+      if ((op.equals("move") && pointer.equals(ops.get(j).path("from").asText()))
+          || (op.equals("remove") && pointer.equals(ops.get(j).path("path").asText()))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean resolves(FlatSchema schema, FieldPath path) {
