@@ -35,25 +35,40 @@ final class DraftRules {
       enumRemap(y, e, prefix, key);
       return;
     }
-    y.append(prefix).append("  ").append(key).append(": {");
+    var params = new java.util.LinkedHashMap<String, String>();
     switch (rule) {
-      case ProposedRule.Rename r -> paths(y, r.hubPath(), r.spokePath());
-      case ProposedRule.Scale s ->
-          paths(y, s.hubPath(), s.spokePath())
-              .append(", factor: ")
-              .append(s.factor().toPlainString());
-      case ProposedRule.Coerce c -> y.append("path: ").append(quote(c.path()));
-      case ProposedRule.Duration d -> paths(y, d.hubPath(), d.spokePath());
-      case ProposedRule.Quantity q -> paths(y, q.hubPath(), q.spokePath());
+      case ProposedRule.Rename r -> paths(params, r.hubPath(), r.spokePath());
+      case ProposedRule.Scale s -> {
+        paths(params, s.hubPath(), s.spokePath());
+        params.put("factor", s.factor().toPlainString());
+      }
+      case ProposedRule.Coerce c -> params.put("path", quote(c.path()));
+      case ProposedRule.Duration d -> paths(params, d.hubPath(), d.spokePath());
+      case ProposedRule.Quantity q -> paths(params, q.hubPath(), q.spokePath());
       case ProposedRule.Singleton s -> {
-        paths(y, s.hubPath(), s.spokePath());
+        paths(params, s.hubPath(), s.spokePath());
         if (s.nested()) {
-          y.append(", nested: true");
+          params.put("nested", "true");
         }
       }
       case ProposedRule.EnumChange e -> throw new IllegalStateException("written above");
     }
-    y.append("}\n");
+    var flow = new StringBuilder(prefix).append("  ").append(key).append(": {");
+    params.forEach(
+        (k, v) ->
+            flow.append(flow.charAt(flow.length() - 1) == '{' ? "" : ", ")
+                .append(k)
+                .append(": ")
+                .append(v));
+    flow.append('}');
+    if (flow.length() <= 100) {
+      y.append(flow).append('\n');
+      return;
+    }
+    // one parameter per line, so that long paths still fit the terminal
+    y.append(prefix).append("  ").append(key).append(":\n");
+    params.forEach(
+        (k, v) -> y.append(prefix).append("    ").append(k).append(": ").append(v).append('\n'));
   }
 
   /** An enum mapping in block style, one pair per line, so that a long one still fits. */
@@ -113,11 +128,10 @@ final class DraftRules {
     o.put("reason", rule.reason());
   }
 
-  private static StringBuilder paths(StringBuilder y, String hubPath, String spokePath) {
-    return y.append("hubPath: ")
-        .append(quote(hubPath))
-        .append(", spokePath: ")
-        .append(quote(spokePath));
+  private static void paths(
+      java.util.Map<String, String> params, String hubPath, String spokePath) {
+    params.put("hubPath", quote(hubPath));
+    params.put("spokePath", quote(spokePath));
   }
 
   static String quote(String s) {
