@@ -36,6 +36,8 @@ import java.util.Objects;
  *     annotation ({@link dev.versio.operator.config.TargetConsent})
  * @param allowUrlMode whether a server may name a {@code spec.url} (development: the operator then
  *     probes that address)
+ * @param webhookCa how long the CA of the servers' operator-issued certificates lives and when its
+ *     successor is made ({@link dev.versio.operator.tls.InstallationCa})
  */
 public record OperatorOptions(
     String namespace,
@@ -57,7 +59,8 @@ public record OperatorOptions(
     java.util.Set<String> serverServiceAccounts,
     String operatorServiceAccount,
     java.util.List<String> targetGroups,
-    boolean allowUrlMode) {
+    boolean allowUrlMode,
+    dev.versio.operator.tls.InstallationCa.Policy webhookCa) {
 
   public static final double DEFAULT_FANOUT_QPS = 50.0;
 
@@ -72,6 +75,7 @@ public record OperatorOptions(
     Objects.requireNonNull(deletionRequeue, "deletionRequeue");
     Objects.requireNonNull(handoverGrace, "handoverGrace");
     Objects.requireNonNull(coordination, "coordination");
+    Objects.requireNonNull(webhookCa, "webhookCa");
     if (webhookServerImage == null || webhookServerImage.isBlank()) {
       throw new IllegalArgumentException(
           "--webhook-server-image must name an image, e.g. ghcr.io/example/versio:1.0");
@@ -187,6 +191,7 @@ public record OperatorOptions(
     b.operatorServiceAccount = operatorServiceAccount;
     b.targetGroups = targetGroups;
     b.allowUrlMode = allowUrlMode;
+    b.webhookCa = webhookCa;
     return b;
   }
 
@@ -212,6 +217,8 @@ public record OperatorOptions(
     private String operatorServiceAccount;
     private java.util.List<String> targetGroups = java.util.List.of();
     private boolean allowUrlMode;
+    private dev.versio.operator.tls.InstallationCa.Policy webhookCa =
+        dev.versio.operator.tls.InstallationCa.Policy.DEFAULT;
 
     public Builder(String namespace) {
       this.namespace = namespace;
@@ -294,7 +301,14 @@ public record OperatorOptions(
           serverServiceAccounts,
           operatorServiceAccount,
           targetGroups,
-          allowUrlMode);
+          allowUrlMode,
+          webhookCa);
+    }
+
+    /** The lifetime and rotation of the servers' CA. */
+    public Builder webhookCa(dev.versio.operator.tls.InstallationCa.Policy value) {
+      webhookCa = value;
+      return this;
     }
 
     /** API groups whose targets consent to every config ({@code *}: any). */

@@ -226,7 +226,9 @@ public final class VersioOperator implements AutoCloseable {
     cache.onSecret(
         (old, now, deleted) -> {
           var name = now.getMetadata().getName();
-          if (name.endsWith("-webhook-server-tls")) {
+          if (name.equals(dev.versio.operator.tls.InstallationCaSecret.NAME)) {
+            serverTriggers.now(serverNames()); // a step of the CA's rotation reaches every server
+          } else if (name.endsWith("-webhook-server-tls")) {
             serverTriggers.now(
                 List.of(name.substring(0, name.length() - "-webhook-server-tls".length())));
           }

@@ -21,6 +21,9 @@ import dev.versio.operator.server.children.ChildApis;
 import dev.versio.operator.server.children.ServerCertificate;
 import dev.versio.operator.server.children.WebhookServerChildren;
 import dev.versio.operator.status.Conditions;
+import dev.versio.operator.tls.InstallationCa;
+import dev.versio.operator.tls.InstallationCaSecret;
+import dev.versio.operator.tls.ServerTls;
 import dev.versio.operator.tls.TlsMaterial;
 import dev.versio.operator.tls.TlsSecret;
 import dev.versio.operator.write.ClusterWriter;
@@ -67,6 +70,7 @@ public final class ServerReconciler
   private final ServedTargetsWatch served;
   private final WebhookServerChildren children;
   private final ChildApis childApis;
+  private final InstallationCaSecret installationCa;
   private final UrlProbe probe = new UrlProbe(Duration.ofSeconds(3));
   private final java.util.Map<String, Probed> probed =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -102,6 +106,8 @@ public final class ServerReconciler
     this.options = options;
     this.policy = options.serverPolicy();
     this.clock = clock;
+    this.installationCa =
+        new InstallationCaSecret(cache.client(), options.namespace(), clock, options.webhookCa());
   }
 
   @Override
@@ -192,23 +198,35 @@ public final class ServerReconciler
 
   /**
    * Issues or renews the serving certificate when the Secret (as cached) cannot serve the Service's
-   * names until the renewal margin; otherwise nothing is read or written.
+   * names until the renewal margin, or its {@code ca.crt} is not the installation CA's bundle (a
+   * step of that CA's rotation); otherwise nothing is read or written. Certificates are signed by
+   * the installation CA ({@link InstallationCa}), so a renewal leaves {@code ca.crt}, and with it
+   * every target's {@code caBundle}, as it was.
    */
   private void ensureCertificate(
       ConversionWebhookServer server, String namespace, ServerCertificate certificate) {
     var name = server.getMetadata().getName();
     var secretName = CaBundleSource.secretName(name);
     var cached = cache.secret(namespace, secretName);
-    if (cached.isPresent() && cached.get().getData() != null) {
+    var cachedCa = cache.secret(installationCa.namespace(), InstallationCaSecret.NAME);
+    var now = clock.instant();
+    if (cached.isPresent() && cached.get().getData() != null && cachedCa.isPresent()) {
       try {
+        var ca = InstallationCaSecret.read(cachedCa.get());
         var material = TlsMaterial.fromSecretData(cached.get().getData());
-        if (material
-            .problem(certificate.hosts(), clock.instant(), certificate.renewBefore())
-            .isEmpty()) {
+        if (ca.next(now, options.webhookCa()).equals(ca)
+            && ServerTls.desired(
+                    material,
+                    ca,
+                    certificate.hosts(),
+                    now,
+                    certificate.validity(),
+                    certificate.renewBefore())
+                .isEmpty()) {
           return;
         }
       } catch (IllegalArgumentException e) {
-        // unreadable: the Secret below says why and replaces it
+        // unreadable: the Secrets below say why and replace what they can
       }
     }
     // the serving certificate first: the pods mount it, and its CA reaches every target
@@ -216,7 +234,8 @@ public final class ServerReconciler
         server,
         new TlsSecret(cache.client(), namespace, secretName, clock)
             .withLifetime(certificate.validity(), certificate.renewBefore())
-            .ownedBy(WebhookServerChildren.owner(server)),
+            .ownedBy(WebhookServerChildren.owner(server))
+            .signedBy(() -> installationCa.ensure(cachedCa.orElse(null))),
         "versio-webhook-server-" + name,
         certificate.hosts());
   }
@@ -420,8 +439,8 @@ public final class ServerReconciler
 
   /**
    * Ready when the Secret holds a certificate and key that belong together, valid now, covering
-   * {@code host} (the name the apiserver calls), and — when it has {@code ca.crt} — signed by its
-   * first CA.
+   * {@code host} (the name the apiserver calls), and — when it has {@code ca.crt} — signed by one
+   * of its CAs.
    */
   private Check certificate(String namespace, String secretName, String host) {
     Secret secret;

@@ -32,10 +32,11 @@ import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
- * Issues a fresh self-signed CA and one serving certificate signed by it (EC P-256, SHA-256). The
- * CA key signs exactly once and is then dropped: renewal issues a new CA, and callers keep the
- * previous CA certificate in the bundle for as long as it is valid, so certificates it signed stay
- * trusted during a rollover.
+ * Issues self-signed CAs and serving certificates signed by them (EC P-256, SHA-256). {@link
+ * #issue} makes a CA that signs exactly once and is then dropped (the admission webhook's material:
+ * renewal issues a new CA, and callers keep the previous CA in the bundle while it is valid);
+ * {@link #newCa} and {@link #leaf} make a CA that is kept and signs leaf after leaf (the webhook
+ * servers' installation CA, whose bundle outlives its leaves).
  */
 public final class SelfSignedCa {
   /** How long a CA and its serving certificate are valid. */
@@ -61,14 +62,43 @@ public final class SelfSignedCa {
     if (validity.isNegative() || validity.isZero()) {
       throw new IllegalArgumentException("validity must be positive");
     }
-    var random = new SecureRandom();
+    return leaf(newCa(commonName, now, validity), hosts, now, validity);
+  }
+
+  /** A CA certificate and its key, PEM (the key as PKCS#8). */
+  public record CaPair(String certificatePem, String privateKeyPem) {
+    public CaPair {
+      Objects.requireNonNull(certificatePem, "certificatePem");
+      Objects.requireNonNull(privateKeyPem, "privateKeyPem");
+    }
+
+    /** The CA certificate. */
+    public X509Certificate certificate() {
+      return Pem.certificates(certificatePem).getFirst();
+    }
+
+    /** When the CA ends. */
+    public Instant notAfter() {
+      return certificate().getNotAfter().toInstant();
+    }
+  }
+
+  /**
+   * A new self-signed CA named {@code <commonName> CA}, valid from {@code now} for {@code
+   * validity}.
+   */
+  public static CaPair newCa(String commonName, Instant now, Duration validity) {
+    Objects.requireNonNull(commonName, "commonName");
+    if (validity.isNegative() || validity.isZero()) {
+      throw new IllegalArgumentException("validity must be positive");
+    }
     try {
       var caKeys = newKeyPair();
-      var caName = new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.CN, commonName + " CA");
-      var caSubject = caName.build();
+      var caSubject =
+          new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.CN, commonName + " CA").build();
       var ext = new JcaX509ExtensionUtils();
       var ca =
-          builder(caSubject, caSubject, caKeys, now, validity, random)
+          builder(caSubject, caSubject, caKeys, now, validity, new SecureRandom())
               .addExtension(Extension.basicConstraints, true, new BasicConstraints(0))
               .addExtension(
                   Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign))
@@ -77,7 +107,28 @@ public final class SelfSignedCa {
                   false,
                   ext.createSubjectKeyIdentifier(caKeys.getPublic()));
       var caCert = sign(ca, caKeys.getPrivate());
+      return new CaPair(Pem.certificate(caCert), Pem.privateKey(caKeys.getPrivate()));
+    } catch (IOException | GeneralSecurityException e) {
+      throw new IllegalStateException("cannot issue a CA for " + commonName, e);
+    }
+  }
 
+  /**
+   * A serving certificate for {@code hosts} signed by {@code ca}, valid from {@code now} for {@code
+   * validity} but never past the CA's own end; the material's bundle is {@code ca} alone.
+   */
+  public static TlsMaterial leaf(CaPair ca, List<String> hosts, Instant now, Duration validity) {
+    if (hosts.isEmpty()) {
+      throw new IllegalArgumentException("a serving certificate needs at least one host");
+    }
+    if (validity.isNegative() || validity.isZero()) {
+      throw new IllegalArgumentException("validity must be positive");
+    }
+    try {
+      var caCert = ca.certificate();
+      var caKey = dev.versio.api.tls.KeyPairs.privateKey(ca.privateKeyPem());
+      var caSubject = X500Name.getInstance(caCert.getSubjectX500Principal().getEncoded());
+      var ext = new JcaX509ExtensionUtils();
       var keys = newKeyPair();
       var subject = new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.CN, hosts.getFirst());
       var sans =
@@ -88,8 +139,10 @@ public final class SelfSignedCa {
                           .map(ip -> new GeneralName(GeneralName.iPAddress, ip.getHostAddress()))
                           .orElseGet(() -> new GeneralName(GeneralName.dNSName, h)))
               .toArray(GeneralName[]::new);
+      var remaining = Duration.between(now, caCert.getNotAfter().toInstant());
+      var lifetime = remaining.compareTo(validity) < 0 ? remaining : validity;
       var serving =
-          builder(caSubject, subject.build(), keys, now, validity, random)
+          builder(caSubject, subject.build(), keys, now, lifetime, new SecureRandom())
               .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
               .addExtension(
                   Extension.keyUsage,
@@ -102,9 +155,9 @@ public final class SelfSignedCa {
               .addExtension(
                   Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(caCert))
               .addExtension(Extension.subjectAlternativeName, false, new GeneralNames(sans));
-      var servingCert = sign(serving, caKeys.getPrivate());
+      var servingCert = sign(serving, caKey);
       return new TlsMaterial(
-          Pem.certificate(caCert), Pem.certificate(servingCert), Pem.privateKey(keys.getPrivate()));
+          ca.certificatePem(), Pem.certificate(servingCert), Pem.privateKey(keys.getPrivate()));
     } catch (IOException | GeneralSecurityException e) {
       throw new IllegalStateException("cannot issue a certificate for " + hosts, e);
     }

@@ -78,8 +78,9 @@ public record TlsMaterial(String caBundlePem, String certificatePem, String priv
 
   /**
    * Why this material cannot serve {@code hosts} from {@code now} for at least {@code
-   * minRemaining}, or empty when it can: everything parses, the key belongs to the certificate, the
-   * bundle's first CA signed it, both are valid long enough, and the SANs cover every host.
+   * minRemaining}, or empty when it can: everything parses, the key belongs to the certificate, a
+   * CA of the bundle signed it (during a CA rotation the signer need not be the first), both are
+   * valid long enough, and the SANs cover every host.
    */
   public Optional<String> problem(List<String> hosts, Instant now, Duration minRemaining) {
     List<X509Certificate> bundle;
@@ -103,11 +104,9 @@ public record TlsMaterial(String caBundlePem, String certificatePem, String priv
     if (!KeyPairs.belongTogether(key, certificate)) {
       return Optional.of(TLS_KEY + " does not belong to " + TLS_CRT);
     }
-    var ca = bundle.getFirst();
-    try {
-      certificate.verify(ca.getPublicKey());
-    } catch (GeneralSecurityException e) {
-      return Optional.of(TLS_CRT + " is not signed by the first CA of " + CA_CRT);
+    var ca = signer(bundle, certificate);
+    if (ca == null) {
+      return Optional.of(TLS_CRT + " is not signed by a CA of " + CA_CRT);
     }
     var validity = validity(ca, CA_CRT, now, minRemaining);
     if (validity.isPresent()) {
@@ -146,6 +145,19 @@ public record TlsMaterial(String caBundlePem, String certificatePem, String priv
           what + " expires at " + notAfter + ", within " + minRemaining.toDays() + " days");
     }
     return Optional.empty();
+  }
+
+  /** The CA of {@code bundle} that signed {@code certificate}, or null. */
+  static X509Certificate signer(List<X509Certificate> bundle, X509Certificate certificate) {
+    for (var ca : bundle) {
+      try {
+        certificate.verify(ca.getPublicKey());
+        return ca;
+      } catch (GeneralSecurityException e) {
+        // not this one
+      }
+    }
+    return null;
   }
 
   /** When the serving certificate ends. */

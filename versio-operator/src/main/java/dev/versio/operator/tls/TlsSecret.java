@@ -43,10 +43,20 @@ public final class TlsSecret {
   private final Duration renewBefore;
   private final OwnerReference owner;
   private final String stamp;
+  private final java.util.function.Supplier<InstallationCa> installation;
 
   /** Material valid for a year, renewed 30 days before it expires, owned by nothing. */
   public TlsSecret(KubernetesClient client, String namespace, String name, Clock clock) {
-    this(client, namespace, name, clock, SelfSignedCa.DEFAULT_VALIDITY, RENEW_BEFORE, null, null);
+    this(
+        client,
+        namespace,
+        name,
+        clock,
+        SelfSignedCa.DEFAULT_VALIDITY,
+        RENEW_BEFORE,
+        null,
+        null,
+        null);
   }
 
   private TlsSecret(
@@ -57,7 +67,8 @@ public final class TlsSecret {
       Duration validity,
       Duration renewBefore,
       OwnerReference owner,
-      String stamp) {
+      String stamp,
+      java.util.function.Supplier<InstallationCa> installation) {
     this.client = Objects.requireNonNull(client, "client");
     this.namespace = Objects.requireNonNull(namespace, "namespace");
     this.name = Objects.requireNonNull(name, "name");
@@ -74,13 +85,25 @@ public final class TlsSecret {
     }
     this.owner = owner;
     this.stamp = stamp;
+    this.installation = installation;
   }
 
   /**
    * The same Secret with material valid for {@code validity}, renewed {@code renewBefore} it ends.
    */
   public TlsSecret withLifetime(Duration validity, Duration renewBefore) {
-    return new TlsSecret(client, namespace, name, clock, validity, renewBefore, owner, stamp);
+    return new TlsSecret(
+        client, namespace, name, clock, validity, renewBefore, owner, stamp, installation);
+  }
+
+  /**
+   * The same Secret, its certificates signed by the installation CA (read when material is issued)
+   * and its {@code ca.crt} that CA's bundle ({@link ServerTls}): a renewal leaves {@code ca.crt} as
+   * it was.
+   */
+  public TlsSecret signedBy(java.util.function.Supplier<InstallationCa> installation) {
+    return new TlsSecret(
+        client, namespace, name, clock, validity, renewBefore, owner, stamp, installation);
   }
 
   /**
@@ -88,12 +111,14 @@ public final class TlsSecret {
    * dev.versio.operator.write.WriteStamp}) in the annotation {@code versio.dev/written-by}.
    */
   public TlsSecret stampedBy(String stamp) {
-    return new TlsSecret(client, namespace, name, clock, validity, renewBefore, owner, stamp);
+    return new TlsSecret(
+        client, namespace, name, clock, validity, renewBefore, owner, stamp, installation);
   }
 
   /** The same Secret, created with {@code owner} as its controlling owner. */
   public TlsSecret ownedBy(OwnerReference owner) {
-    return new TlsSecret(client, namespace, name, clock, validity, renewBefore, owner, stamp);
+    return new TlsSecret(
+        client, namespace, name, clock, validity, renewBefore, owner, stamp, installation);
   }
 
   /**
@@ -108,7 +133,11 @@ public final class TlsSecret {
       var secret = secrets().withName(name).get();
       var now = clock.instant();
       if (secret == null) {
-        var fresh = SelfSignedCa.issue(commonName, hosts, now, validity);
+        var fresh =
+            installation == null
+                ? SelfSignedCa.issue(commonName, hosts, now, validity)
+                : ServerTls.desired(null, installation.get(), hosts, now, validity, renewBefore)
+                    .orElseThrow();
         try {
           secrets().resource(newSecret(fresh)).create();
           LOG.info("created TLS Secret {}/{} for {}", namespace, name, hosts);
@@ -128,12 +157,23 @@ public final class TlsSecret {
       } catch (IllegalArgumentException e) {
         problem = e.getMessage();
       }
-      if (problem == null) {
-        return existing;
-      }
-      var fresh = SelfSignedCa.issue(commonName, hosts, now, validity);
-      if (existing != null) {
-        fresh = fresh.keepingPreviousCa(existing, now);
+      TlsMaterial fresh;
+      if (installation != null) {
+        var desired =
+            ServerTls.desired(existing, installation.get(), hosts, now, validity, renewBefore);
+        if (desired.isEmpty()) {
+          return existing;
+        }
+        fresh = desired.get();
+        problem = problem == null ? "ca.crt is not the installation CA's bundle" : problem;
+      } else {
+        if (problem == null) {
+          return existing;
+        }
+        fresh = SelfSignedCa.issue(commonName, hosts, now, validity);
+        if (existing != null) {
+          fresh = fresh.keepingPreviousCa(existing, now);
+        }
       }
       var data = new HashMap<>(secret.getData() == null ? Map.of() : secret.getData());
       data.putAll(fresh.secretData());

@@ -71,13 +71,36 @@ class TlsMaterialTest {
   }
 
   @Test
-  void aCertificateNotSignedByTheBundlesFirstCaIsNoticed() {
+  void aCertificateSignedByNoCaOfTheBundleIsNoticed() {
     var one = SelfSignedCa.issue("t", List.of("h"), NOW, Duration.ofDays(365));
     var two = SelfSignedCa.issue("t", List.of("h"), NOW, Duration.ofDays(365));
     var mixed = new TlsMaterial(two.caBundlePem(), one.certificatePem(), one.privateKeyPem());
 
     assertThat(mixed.problem(List.of("h"), NOW, RENEW))
-        .hasValueSatisfying(p -> assertThat(p).contains("not signed by the first CA"));
+        .hasValueSatisfying(p -> assertThat(p).contains("not signed by a CA of ca.crt"));
+  }
+
+  @Test
+  void aCertificateSignedByTheSecondCaOfTheBundleServes() {
+    var old = SelfSignedCa.newCa("t", NOW, Duration.ofDays(3650));
+    var next = SelfSignedCa.newCa("t", NOW, Duration.ofDays(3650));
+    var leaf = SelfSignedCa.leaf(next, List.of("h"), NOW, Duration.ofDays(90));
+    var rotating =
+        new TlsMaterial(
+            old.certificatePem() + next.certificatePem(),
+            leaf.certificatePem(),
+            leaf.privateKeyPem());
+
+    assertThat(rotating.problem(List.of("h"), NOW, RENEW)).isEmpty();
+  }
+
+  @Test
+  void aLeafNeverOutlivesTheCaThatSignedIt() {
+    var ca = SelfSignedCa.newCa("t", NOW, Duration.ofDays(30));
+
+    var leaf = SelfSignedCa.leaf(ca, List.of("h"), NOW, Duration.ofDays(90));
+
+    assertThat(leaf.certificateNotAfter()).isEqualTo(ca.notAfter());
   }
 
   @Test
