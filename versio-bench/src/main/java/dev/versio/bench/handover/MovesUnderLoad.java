@@ -134,6 +134,7 @@ public final class MovesUnderLoad {
       Map<String, String> placementWithBothInPool,
       Map<String, List<Long>> reviewsPerReplica,
       Map<String, List<Long>> connectionsPerReplica,
+      WatchAudit.Result watches,
       List<String> problems) {
     public long moves() {
       return steps.stream().mapToLong(s -> s.observed().size()).sum();
@@ -253,6 +254,7 @@ public final class MovesUnderLoad {
               settings.rate(), settings.warmUp().toSeconds());
           Thread.sleep(settings.warmUp().toMillis()); // cold JVMs: let the traffic settle first
           traffic.resetLatencies();
+          var audit = WatchAudit.start(client, LOAD_NAMESPACE);
           var steps = new ArrayList<Step>();
           String rejection = null;
           Map<String, String> bothInPool = null;
@@ -272,6 +274,7 @@ public final class MovesUnderLoad {
               dwell();
             }
           } while (System.nanoTime() < deadline);
+          var watches = audit.finish();
           var result = traffic.stop(Duration.ofSeconds(30));
           var reviews = new TreeMap<String, List<Long>>();
           var connections = new TreeMap<String, List<Long>>();
@@ -293,6 +296,7 @@ public final class MovesUnderLoad {
                   bothInPool,
                   reviews,
                   connections,
+                  watches,
                   List.copyOf(problems));
           summarize(report);
           return report;
@@ -655,6 +659,14 @@ public final class MovesUnderLoad {
           "time from a change to all its targets repointed: median %.1f s, max %.1f s (%d steps with moves)",
           repoint[repoint.length / 2], repoint[repoint.length - 1], repoint.length);
     }
+    var watches = report.watches();
+    say(
+        "watch audit (a watch per target at v1 and at v2, reopened when ended): %d ended; target"
+            + " CRDs whose generation changed: %d of %d %s",
+        watches.endedTotal(),
+        watches.writtenTargets().size(),
+        watches.generationsAtStart().size(),
+        watches.endedWatches());
     report.problems().forEach(p -> say("PROBLEM: %s", p));
     say(report.passed() ? "PASSED" : "FAILED");
   }

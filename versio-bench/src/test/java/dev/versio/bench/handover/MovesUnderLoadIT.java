@@ -53,6 +53,20 @@ class MovesUnderLoadIT {
                 "hinges", "alpha",
                 "levers", "alpha",
                 "nozzles", "alpha"));
+    // today every move repoints the target CRD, so the watch audit must see what that costs: the
+    // controllers' watches end and the CRDs' generation moves. This is the audit's negative
+    // control; once moves stop writing the CRD (one endpoint per pool, docs/ha.md) both become 0
+    var watches = report.watches();
+    assertThat(watches.writtenTargets())
+        .as(
+            "target CRDs written by the moves (generation before %s, after %s)",
+            watches.generationsAtStart(), watches.generationsAtEnd())
+        .isNotEmpty();
+    assertThat(watches.endedTotal())
+        .as(
+            "watches the apiserver ended while the moves wrote the CRDs: %s",
+            watches.endedWatches())
+        .isPositive();
     assertThat(report.reviewsPerReplica().values())
         .as("every server's replicas together answered reviews")
         .allSatisfy(
