@@ -230,14 +230,26 @@ public final class ServerReconciler
       }
     }
     // the serving certificate first: the pods mount it, and its CA reaches every target
-    writer.ensureTlsSecret(
-        server,
-        new TlsSecret(cache.client(), namespace, secretName, clock)
-            .withLifetime(certificate.validity(), certificate.renewBefore())
-            .ownedBy(WebhookServerChildren.owner(server))
-            .signedBy(() -> installationCa.ensure(cachedCa.orElse(null))),
-        "versio-webhook-server-" + name,
-        certificate.hosts());
+    try {
+      writer.ensureTlsSecret(
+          server,
+          new TlsSecret(cache.client(), namespace, secretName, clock)
+              .withLifetime(certificate.validity(), certificate.renewBefore())
+              .ownedBy(WebhookServerChildren.owner(server))
+              .signedBy(() -> installationCa.ensure(cachedCa.orElse(null))),
+          "versio-webhook-server-" + name,
+          certificate.hosts());
+    } catch (IllegalArgumentException e) {
+      // a damaged CA Secret must not stop the server's children and status: its certificate stays
+      // as it is (CertificateReady says whether it still serves) until the Secret is repaired
+      LOG.error(
+          "cannot issue the certificate of ConversionWebhookServer {}: {}; repair Secret {}/{}, or"
+              + " delete it for a new CA (every target's caBundle then changes once)",
+          name,
+          e.getMessage(),
+          installationCa.namespace(),
+          InstallationCaSecret.NAME);
+    }
   }
 
   private void deleteIfPresent(

@@ -59,7 +59,30 @@ public record InstallationCa(
     }
   }
 
+  /**
+   * Why this state cannot be used as it is, or null: the signer's key must belong to its
+   * certificate, and the signer and any successor must be in the bundle (a certificate they sign
+   * would otherwise be trusted by no target).
+   */
+  public String problem() {
+    var bundle = certificates();
+    if (!bundle.contains(signer.certificate())) {
+      return "signer.crt is not in ca.crt";
+    }
+    if (!dev.versio.api.tls.KeyPairs.belongTogether(
+        dev.versio.api.tls.KeyPairs.privateKey(signer.privateKeyPem()), signer.certificate())) {
+      return "signer.key does not belong to signer.crt";
+    }
+    if (next != null && !bundle.contains(next.certificate())) {
+      return "next.crt is not in ca.crt";
+    }
+    return null;
+  }
+
   static final String COMMON_NAME = "versio-webhook-servers";
+
+  /** A signer this close to its end hands over to its successor whatever the overlap. */
+  static final Duration LAST_DAY = Duration.ofDays(1);
 
   /** A new installation's CA, valid from {@code now}. */
   public static InstallationCa create(Instant now, Policy policy) {
@@ -80,7 +103,12 @@ public record InstallationCa(
       bundle.add(successor.certificatePem());
       state = new InstallationCa(bundle, state.signer, successor, now);
     }
-    if (state.next != null && !now.isBefore(state.nextTrustedSince.plus(policy.overlap()))) {
+    // the successor signs once trusted for the overlap — or at once when the signer is about to
+    // end (the operator was down through the whole window, or the clock jumped): a certificate
+    // from a CA that has ended would be trusted by nobody
+    boolean signerEnding = !now.isBefore(state.signer.notAfter().minus(LAST_DAY));
+    if (state.next != null
+        && (signerEnding || !now.isBefore(state.nextTrustedSince.plus(policy.overlap())))) {
       state = new InstallationCa(state.trusted, state.next, null, null);
     }
     var live =

@@ -114,9 +114,19 @@ public final class InstallationCaSecret {
         throw new IllegalArgumentException(
             "Secret " + NAME + " has " + NEXT_CRT + " but no annotation " + NEXT_SINCE);
       }
-      since = Instant.parse(text);
+      try {
+        since = Instant.parse(text);
+      } catch (java.time.format.DateTimeParseException e) {
+        throw new IllegalArgumentException(
+            "Secret " + NAME + " annotation " + NEXT_SINCE + " is not an instant: " + text, e);
+      }
     }
-    return new InstallationCa(bundle, signer, next, since);
+    var ca = new InstallationCa(bundle, signer, next, since);
+    var problem = ca.problem();
+    if (problem != null) {
+      throw new IllegalArgumentException("Secret " + NAME + ": " + problem);
+    }
+    return ca;
   }
 
   private Secret newSecret(InstallationCa ca) {

@@ -42,8 +42,11 @@ public final class SelfSignedCa {
   /** How long a CA and its serving certificate are valid. */
   public static final Duration DEFAULT_VALIDITY = Duration.ofDays(365);
 
-  /** Back-dating of {@code notBefore}, for clocks that run slightly behind. */
-  static final Duration CLOCK_SKEW = Duration.ofMinutes(5);
+  /**
+   * Back-dating of {@code notBefore}, for clocks that run behind (another operator replica, a
+   * replica's node) — an hour, so that a lagging clock never finds new material not valid yet.
+   */
+  static final Duration CLOCK_SKEW = Duration.ofHours(1);
 
   private SelfSignedCa() {}
 
@@ -140,6 +143,12 @@ public final class SelfSignedCa {
                           .orElseGet(() -> new GeneralName(GeneralName.dNSName, h)))
               .toArray(GeneralName[]::new);
       var remaining = Duration.between(now, caCert.getNotAfter().toInstant());
+      if (!remaining.isPositive()) {
+        throw new IllegalArgumentException(
+            "the CA "
+                + caCert.getSubjectX500Principal().getName()
+                + " has ended: it signs nothing");
+      }
       var lifetime = remaining.compareTo(validity) < 0 ? remaining : validity;
       var serving =
           builder(caSubject, subject.build(), keys, now, lifetime, new SecureRandom())

@@ -32,12 +32,29 @@ public final class ServerTls {
     var bundle = bundle(existing, ca, now);
     if (existing != null) {
       var kept = new TlsMaterial(bundle, existing.certificatePem(), existing.privateKeyPem());
-      if (kept.problem(hosts, now, renewBefore).isEmpty()) {
+      if (kept.problem(hosts, now, renewBefore).isEmpty()
+          || asLongAsTheSigner(kept, ca, hosts, now)) {
         return kept.equals(existing) ? Optional.empty() : Optional.of(kept);
       }
     }
     var leaf = SelfSignedCa.leaf(ca.signer(), hosts, now, validity);
     return Optional.of(new TlsMaterial(bundle, leaf.certificatePem(), leaf.privateKeyPem()));
+  }
+
+  /**
+   * Whether {@code material} is good now, signed by the signer, and ends when the signer does: a
+   * new certificate could not live longer (certificates never outlive their CA), so renewing it
+   * would only write the Secret again and again until the successor signs.
+   */
+  private static boolean asLongAsTheSigner(
+      TlsMaterial material, InstallationCa ca, List<String> hosts, Instant now) {
+    if (material.problem(hosts, now, Duration.ZERO).isPresent()) {
+      return false;
+    }
+    var leaf = Pem.certificates(material.certificatePem()).getFirst();
+    var signer = ca.signer().certificate();
+    return signer.equals(TlsMaterial.signer(List.of(signer), leaf))
+        && !leaf.getNotAfter().toInstant().isBefore(ca.signer().notAfter().minusSeconds(60));
   }
 
   /** The installation bundle, then the other CAs {@code existing} trusts that are still valid. */

@@ -127,4 +127,48 @@ class InstallationCaTest {
             ServerTls.desired(renewed, ca, HOSTS, expired, LEAF, RENEW).orElseThrow().caBundlePem())
         .isEqualTo(ca.bundlePem());
   }
+
+  @Test
+  void anOperatorBackAfterTheWholeRotationWindowHandsOverAtOnceAndStaysTrusted() {
+    var ca = InstallationCa.create(START, POLICY);
+    var material = ServerTls.desired(null, ca, HOSTS, START, LEAF, RENEW).orElseThrow();
+    var late = ca.signer().notAfter().minus(Duration.ofHours(1)); // down since long before
+
+    var rotated = ca.next(late, POLICY);
+    var served = ServerTls.desired(material, rotated, HOSTS, late, LEAF, RENEW).orElseThrow();
+
+    assertThat(rotated.certificates())
+        .as("the ending CA and its successor, which now signs")
+        .hasSize(2);
+    assertThat(rotated.signer().certificate()).isNotEqualTo(ca.signer().certificate());
+    assertThat(served.problem(HOSTS, late, RENEW)).isEmpty();
+    assertThat(ServerTls.desired(served, rotated, HOSTS, late, LEAF, RENEW))
+        .as("and nothing is written again")
+        .isEmpty();
+  }
+
+  @Test
+  void aCertificateAsLongAsItsSignerIsNotRenewedOverAndOver() {
+    var ca = InstallationCa.create(START, POLICY);
+    var now = ca.signer().notAfter().minus(Duration.ofDays(200)); // inside the window, no successor
+    var signing = new InstallationCa(ca.trusted(), ca.signer(), null, null);
+    var longMargin = Duration.ofDays(300); // a renewBefore longer than the signer has left
+
+    var first = ServerTls.desired(null, signing, HOSTS, now, Duration.ofDays(365), longMargin);
+
+    assertThat(first).isPresent();
+    assertThat(
+            ServerTls.desired(first.get(), signing, HOSTS, now, Duration.ofDays(365), longMargin))
+        .isEmpty();
+  }
+
+  @Test
+  void aCaSecretWhoseSignerIsNotInTheBundleIsRefusedWithTheReason() {
+    var ca = InstallationCa.create(START, POLICY);
+    var other = InstallationCa.create(START, POLICY);
+    var broken = new InstallationCa(other.trusted(), ca.signer(), null, null);
+
+    assertThat(broken.problem()).isEqualTo("signer.crt is not in ca.crt");
+    assertThat(ca.problem()).isNull();
+  }
 }
