@@ -154,4 +154,106 @@ class ManagedServerTlsIT {
           .contains("BEGIN CERTIFICATE");
     }
   }
+
+  private static long generationOf(KubernetesClient client, String crd) {
+    return client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .withName(crd)
+        .get()
+        .getMetadata()
+        .getGeneration();
+  }
+
+  @Test
+  void aServerCertifiedByItsOwnCaBeforeTheInstallationCaMovesOverWithTwoTargetWrites(
+      KubernetesClient client, KubeTestScope scope) throws Exception {
+    OperatorFixture.installVersioCrds(client);
+    var namespace = scope.namespace();
+    var name = scope.name("old");
+    var child = name + "-webhook-server";
+    var secretName = child + "-tls";
+    var clock = new AdjustableClock();
+    var spec = OperatorFixture.serviceModeServer(name, namespace).getSpec();
+    var hosts = ServerCertificate.of(name, namespace, spec).hosts();
+    // what an earlier release wrote: a CA of the server's own that signed its certificate
+    var legacy =
+        dev.versio.operator.tls.SelfSignedCa.issue(
+            "versio-webhook-server-" + name, hosts, clock.instant(), Duration.ofDays(90));
+    client
+        .secrets()
+        .inNamespace(namespace)
+        .resource(
+            new io.fabric8.kubernetes.api.model.SecretBuilder()
+                .withNewMetadata()
+                .withName(secretName)
+                .withNamespace(namespace)
+                .addToLabels("app.kubernetes.io/managed-by", "versio-operator")
+                .endMetadata()
+                .withType("kubernetes.io/tls")
+                .withData(legacy.secretData())
+                .build())
+        .create();
+    try (var operator = OperatorFixture.start(client, OperatorFixture.options(), clock)) {
+      client.resource(OperatorFixture.serviceModeServer(name, namespace)).create();
+      // the certificate is still good, so it stays; ca.crt trusts the installation CA too
+      var migrated = awaitSecret(client, namespace, secretName, s -> certificatesOf(s).size() == 2);
+      assertThat(migrated.getData().get("tls.crt")).isEqualTo(legacy.secretData().get("tls.crt"));
+      assertThat(certificatesOf(migrated).get(1))
+          .as("the server's own CA, after the installation CA")
+          .isEqualTo(certificates(legacy.caBundlePem()).getFirst());
+
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  client.apps().deployments().inNamespace(namespace).withName(child).get() != null);
+      OperatorFixture.writeDeploymentStatusAsTheControllerWould(client, namespace, child, 2);
+      OperatorFixture.writeEndpointsAsTheControllerWould(client, namespace, child);
+      var crd = OperatorFixture.widgetCrd(scope.apiGroup(), "widgets", "Widget");
+      client.resource(crd).serverSideApply();
+      var target = crd.getMetadata().getName();
+      Crds.awaitEstablished(client, target);
+      var config = scope.name("served");
+      client.resource(OperatorFixture.renameConfig(config, target, name)).create();
+      awaitConfig(client, config, phase("Applied"));
+      assertThat(caBundleOf(client, target)).isEqualTo(migrated.getData().get("ca.crt"));
+      var generation = generationOf(client, target);
+
+      // 80 days on, the certificate is renewed by the installation CA; the old CA is still valid,
+      // so ca.crt — and the target — stay as they are
+      clock.advance(Duration.ofDays(80));
+      var renewed =
+          awaitSecret(
+              client,
+              namespace,
+              secretName,
+              s -> !s.getData().get("tls.crt").equals(migrated.getData().get("tls.crt")));
+      assertThat(renewed.getData().get("ca.crt")).isEqualTo(migrated.getData().get("ca.crt"));
+      await()
+          .during(Duration.ofSeconds(5))
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> generationOf(client, target) == generation);
+
+      // once the old CA has ended, it leaves ca.crt: the second and last write of the target
+      clock.advance(Duration.ofDays(11));
+      var settled = awaitSecret(client, namespace, secretName, s -> certificatesOf(s).size() == 1);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> settled.getData().get("ca.crt").equals(caBundleOf(client, target)));
+      assertThat(generationOf(client, target)).isEqualTo(generation + 1);
+    }
+  }
+
+  private static java.util.List<java.security.cert.X509Certificate> certificatesOf(Secret secret) {
+    try {
+      return certificates(
+          new String(
+              Base64.getDecoder().decode(secret.getData().get("ca.crt")),
+              java.nio.charset.StandardCharsets.US_ASCII));
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
 }
