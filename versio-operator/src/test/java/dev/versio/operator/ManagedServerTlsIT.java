@@ -29,8 +29,10 @@ import org.junit.jupiter.api.Test;
 class ManagedServerTlsIT {
   private static Secret awaitSecret(
       KubernetesClient client, String namespace, String name, Predicate<Secret> condition) {
+    // a ready server is reconciled every 30 s: a renewal due after the clock moved shows within
+    // that, plus a loaded machine's delay
     return await()
-        .atMost(Duration.ofSeconds(60))
+        .atMost(Duration.ofSeconds(90))
         .pollInterval(Duration.ofMillis(200))
         .until(
             () -> client.secrets().inNamespace(namespace).withName(name).get(),
