@@ -143,7 +143,7 @@ public final class InstallationCaSecret {
     return secret;
   }
 
-  private static void write(Secret secret, InstallationCa ca) {
+  static void write(Secret secret, InstallationCa ca) {
     var data = new HashMap<String, String>();
     data.put(BUNDLE, base64(ca.bundlePem()));
     data.put(SIGNER_CRT, base64(ca.signer().certificatePem()));
