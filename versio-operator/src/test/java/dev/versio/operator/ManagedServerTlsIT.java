@@ -57,6 +57,29 @@ class ManagedServerTlsIT {
         : conversion.getWebhook().getClientConfig().getCaBundle();
   }
 
+  /**
+   * Makes server {@code name} ready (its Deployment and Endpoints written as their controllers
+   * would) and a target CRD converted by it, its config Applied; returns the CRD's name.
+   */
+  private static String convertedTarget(
+      KubernetesClient client, KubeTestScope scope, String namespace, String name) {
+    var child = name + "-webhook-server";
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> client.apps().deployments().inNamespace(namespace).withName(child).get() != null);
+    OperatorFixture.writeDeploymentStatusAsTheControllerWould(client, namespace, child, 2);
+    OperatorFixture.writeEndpointsAsTheControllerWould(client, namespace, child);
+    var crd = OperatorFixture.widgetCrd(scope.apiGroup(), "widgets", "Widget");
+    client.resource(crd).serverSideApply();
+    var target = crd.getMetadata().getName();
+    Crds.awaitEstablished(client, target);
+    var config = scope.name("served");
+    client.resource(OperatorFixture.renameConfig(config, target, name)).create();
+    awaitConfig(client, config, phase("Applied"));
+    return target;
+  }
+
   @Test
   void theOperatorIssuesTheServingCertificateAndRenewsItBeforeItExpires(
       KubernetesClient client, KubeTestScope scope) throws Exception {
@@ -86,31 +109,10 @@ class ManagedServerTlsIT {
 
       // the server becomes ready (the Deployment controller's part is written by the test) and a
       // target converted by it carries the operator's CA
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .until(
-              () ->
-                  client.apps().deployments().inNamespace(namespace).withName(child).get() != null);
-      OperatorFixture.writeDeploymentStatusAsTheControllerWould(client, namespace, child, 2);
-      OperatorFixture.writeEndpointsAsTheControllerWould(client, namespace, child);
-      var crd = OperatorFixture.widgetCrd(scope.apiGroup(), "widgets", "Widget");
-      client.resource(crd).serverSideApply();
-      var target = crd.getMetadata().getName();
-      Crds.awaitEstablished(client, target);
-      var config = scope.name("served");
-      client.resource(OperatorFixture.renameConfig(config, target, name)).create();
-      awaitConfig(client, config, phase("Applied"));
+      var target = convertedTarget(client, scope, namespace, name);
       assertThat(caBundleOf(client, target)).isEqualTo(first.getData().get("ca.crt"));
 
-      var generation =
-          client
-              .apiextensions()
-              .v1()
-              .customResourceDefinitions()
-              .withName(target)
-              .get()
-              .getMetadata()
-              .getGeneration();
+      var generation = generationOf(client, target);
       // the CA lives in the operator's namespace, where the servers' pods mount nothing; the
       // server's Secret holds no CA key
       var ca =
@@ -143,15 +145,7 @@ class ManagedServerTlsIT {
           .until(
               () ->
                   first.getData().get("ca.crt").equals(caBundleOf(client, target))
-                      && generation.equals(
-                          client
-                              .apiextensions()
-                              .v1()
-                              .customResourceDefinitions()
-                              .withName(target)
-                              .get()
-                              .getMetadata()
-                              .getGeneration()));
+                      && generation == generationOf(client, target));
       assertThat(new String(Base64.getDecoder().decode(caBundleOf(client, target))))
           .contains("BEGIN CERTIFICATE");
     }
@@ -206,20 +200,7 @@ class ManagedServerTlsIT {
           .as("the server's own CA, after the installation CA")
           .isEqualTo(certificates(legacy.caBundlePem()).getFirst());
 
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .until(
-              () ->
-                  client.apps().deployments().inNamespace(namespace).withName(child).get() != null);
-      OperatorFixture.writeDeploymentStatusAsTheControllerWould(client, namespace, child, 2);
-      OperatorFixture.writeEndpointsAsTheControllerWould(client, namespace, child);
-      var crd = OperatorFixture.widgetCrd(scope.apiGroup(), "widgets", "Widget");
-      client.resource(crd).serverSideApply();
-      var target = crd.getMetadata().getName();
-      Crds.awaitEstablished(client, target);
-      var config = scope.name("served");
-      client.resource(OperatorFixture.renameConfig(config, target, name)).create();
-      awaitConfig(client, config, phase("Applied"));
+      var target = convertedTarget(client, scope, namespace, name);
       assertThat(caBundleOf(client, target)).isEqualTo(migrated.getData().get("ca.crt"));
       var generation = generationOf(client, target);
 
