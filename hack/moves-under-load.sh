@@ -6,7 +6,10 @@
 #   hack/moves-under-load.sh --duration 0s --rate 110 --dwell 3s  # one cycle, as in CI
 #   hack/moves-under-load.sh --duration 0s --no-handover-gate     # negative control: gate bypassed
 #   hack/moves-under-load.sh --duration 0s --drain 0s             # negative control: no drain
-# Flags: --duration D (0s = one cycle) --rate R --drain D --no-handover-gate --replicas N
+#   hack/moves-under-load.sh --duration 0s --per-server-endpoints # no shared front: moves write CRDs
+# Every replica sits behind one shared front (operator --front-url, replicas --forward-reviews)
+# unless --per-server-endpoints is given.
+# Flags: --duration D (0s = one cycle) --rate R --drain D --no-handover-gate --per-server-endpoints --replicas N
 #        --per-type N --warm-up D --dwell D --pause D --out FILE.json
 set -Eeuo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -249,6 +249,16 @@ public final class OperatorCommand implements Callable<Integer> {
   boolean allowUrlMode;
 
   @Option(
+      paramLabel = "URL",
+      names = "--front-url",
+      description =
+          "URL mode: the stable https:// address in front of every replica of every shared"
+              + " URL-mode server (a balancer over them all, whose replicas run with"
+              + " --forward-reviews). Targets are pointed at it once, and moves between those"
+              + " servers no longer rewrite their CRDs. Needs --allow-url-mode.")
+  String frontUrl;
+
+  @Option(
       names = "--operator-service-account",
       defaultValue = "${env:POD_SERVICE_ACCOUNT:-}",
       paramLabel = "NAME",
@@ -376,6 +386,7 @@ public final class OperatorCommand implements Callable<Integer> {
         .operatorServiceAccount(operatorServiceAccount)
         .targetGroups(trimmed(targetGroups))
         .allowUrlMode(allowUrlMode)
+        .frontUrl(frontUrl)
         .reconcileThreads(reconcileThreads)
         .coordination(coordination())
         .build();

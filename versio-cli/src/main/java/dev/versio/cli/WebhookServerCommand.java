@@ -2,6 +2,7 @@ package dev.versio.cli;
 
 import dev.versio.webhook.WebhookServer;
 import dev.versio.webhook.WebhookServerOptions;
+import dev.versio.webhook.forward.Forwarding;
 import dev.versio.webhook.served.ReplicaIdentity;
 import dev.versio.webhook.served.ServedTargetsPublication;
 import dev.versio.webhook.tracing.OtlpTracing;
@@ -227,6 +228,64 @@ final class WebhookServerCommand implements Callable<Integer> {
               + " holds (default: off).")
   boolean debugEndpoints;
 
+  @Option(
+      names = "--forward-reviews",
+      description =
+          "Behind the pool's front: pass a review for a target this replica does not hold to a"
+              + " live replica that does (found in the served-target Leases), instead of failing"
+              + " it. Needs --pod-name, --pod-namespace and an address for the peers (default:"
+              + " off; the operator turns it on for servers behind the front).")
+  boolean forwardReviews;
+
+  @Option(
+      paramLabel = "HOST:PORT",
+      names = "--advertise-address",
+      description =
+          "Where the other replicas reach this replica's conversion listener (default:"
+              + " $POD_IP:<conversion port>).")
+  String advertiseAddress;
+
+  @Option(
+      paramLabel = "FILE",
+      names = "--peer-ca",
+      description =
+          "PEM CA that signs the peers' serving certificates (default: ca.crt in --tls-cert-dir).")
+  Path peerCa;
+
+  @Option(
+      paramLabel = "DURATION",
+      names = "--forward-timeout",
+      defaultValue = "5s",
+      description =
+          "The most one forwarded review may take, one retry on another holder included; keep it"
+              + " well inside the apiserver's webhook timeout (default: ${DEFAULT-VALUE}).")
+  String forwardTimeout;
+
+  /** Forwarding, when asked for, with its defaults filled in. */
+  Forwarding forwarding() {
+    if (!forwardReviews) {
+      return null;
+    }
+    var address = advertiseAddress;
+    if (address == null || address.isBlank()) {
+      var podIp = System.getenv("POD_IP");
+      if (podIp == null || podIp.isBlank() || conversionPort == 0) {
+        throw new IllegalArgumentException(
+            "--forward-reviews needs --advertise-address HOST:PORT (or $POD_IP and a fixed"
+                + " --conversion-port)");
+      }
+      address = (podIp.contains(":") ? "[" + podIp + "]" : podIp) + ":" + conversionPort;
+    }
+    var ca = peerCa == null ? tlsCertDir.resolve("ca.crt") : peerCa;
+    if (!java.nio.file.Files.isReadable(ca)) {
+      throw new IllegalArgumentException(
+          "--forward-reviews needs the CA of the peers' certificates: "
+              + ca
+              + " cannot be read (--peer-ca)");
+    }
+    return new Forwarding(address, ca, Durations.parse(forwardTimeout));
+  }
+
   /** Publishing is on when the replica knows its pod name and namespace. */
   ServedTargetsPublication publication() {
     if (podName == null || podName.isBlank() || podNamespace == null || podNamespace.isBlank()) {
@@ -275,7 +334,8 @@ final class WebhookServerCommand implements Callable<Integer> {
     var tracing = otlp == null ? ReviewTracing.off() : otlp.reviewTracing();
     try (var client = new KubernetesClientBuilder().build();
         var server =
-            WebhookServer.start(client, options, Clock.systemUTC(), tracing, publication())) {
+            WebhookServer.start(
+                client, options, Clock.systemUTC(), tracing, publication(), forwarding())) {
       stop.await();
       // out of the Service's endpoints first, still serving what the apiserver already sends
       server.stopAdvertising();

@@ -123,6 +123,9 @@ class DashboardsAndAlertsQueryRegisteredMetricsTest {
     metrics.compile("widgets.example.com", "success", null, 1_000);
     metrics.compile("widgets.example.com", "error", "InvalidRules", 1_000);
     metrics.unexpected("review");
+    metrics.routed("local");
+    metrics.forwarded("answered", 1_000_000);
+    metrics.forwarded("failed", 0);
     metrics.tlsReload(true);
     metrics.tlsReload(false);
     metrics.certificateExpires(java.time.Instant.parse("2027-01-01T00:00:00Z"));

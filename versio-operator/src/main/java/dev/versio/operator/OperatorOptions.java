@@ -38,6 +38,9 @@ import java.util.Objects;
  *     probes that address)
  * @param webhookCa how long the CA of the servers' operator-issued certificates lives and when its
  *     successor is made ({@link dev.versio.operator.tls.InstallationCa})
+ * @param frontUrl URL mode only: the stable address in front of every replica of every shared
+ *     URL-mode server (a balancer over them all), which targets of those servers are pointed at
+ *     once and which then never changes with a move; null: each server's own {@code spec.url}
  */
 public record OperatorOptions(
     String namespace,
@@ -60,7 +63,8 @@ public record OperatorOptions(
     String operatorServiceAccount,
     java.util.List<String> targetGroups,
     boolean allowUrlMode,
-    dev.versio.operator.tls.InstallationCa.Policy webhookCa) {
+    dev.versio.operator.tls.InstallationCa.Policy webhookCa,
+    String frontUrl) {
 
   public static final double DEFAULT_FANOUT_QPS = 50.0;
 
@@ -101,6 +105,19 @@ public record OperatorOptions(
     }
     targetGroups = java.util.List.copyOf(targetGroups);
     new dev.versio.operator.config.TargetConsent(targetGroups);
+    if (frontUrl != null && frontUrl.isBlank()) {
+      frontUrl = null;
+    }
+    if (frontUrl != null) {
+      if (!allowUrlMode) {
+        throw new IllegalArgumentException("--front-url is for URL mode: add --allow-url-mode");
+      }
+      if (!frontUrl.startsWith("https://")) {
+        throw new IllegalArgumentException(
+            "--front-url '" + frontUrl + "' must be an https:// URL (the apiserver calls it)");
+      }
+      frontUrl = frontUrl.replaceAll("/+$", "");
+    }
     serverPolicy(
         namespace,
         webhookServerImage,
@@ -192,6 +209,7 @@ public record OperatorOptions(
     b.targetGroups = targetGroups;
     b.allowUrlMode = allowUrlMode;
     b.webhookCa = webhookCa;
+    b.frontUrl = frontUrl;
     return b;
   }
 
@@ -217,6 +235,7 @@ public record OperatorOptions(
     private String operatorServiceAccount;
     private java.util.List<String> targetGroups = java.util.List.of();
     private boolean allowUrlMode;
+    private String frontUrl;
     private dev.versio.operator.tls.InstallationCa.Policy webhookCa =
         dev.versio.operator.tls.InstallationCa.Policy.DEFAULT;
 
@@ -302,7 +321,14 @@ public record OperatorOptions(
           operatorServiceAccount,
           targetGroups,
           allowUrlMode,
-          webhookCa);
+          webhookCa,
+          frontUrl);
+    }
+
+    /** URL mode: the stable front of every shared URL-mode server (null: none). */
+    public Builder frontUrl(String value) {
+      frontUrl = value;
+      return this;
     }
 
     /** The lifetime and rotation of the servers' CA. */

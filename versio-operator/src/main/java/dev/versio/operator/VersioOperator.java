@@ -1,5 +1,6 @@
 package dev.versio.operator;
 
+import dev.versio.api.served.ServedTargetsAggregator;
 import dev.versio.api.server.ConversionWebhookServer;
 import dev.versio.coordination.kubernetes.CoordinationMetrics;
 import dev.versio.coordination.kubernetes.LeaseCoordinator;
@@ -20,7 +21,6 @@ import dev.versio.operator.ha.ShardWriteGate;
 import dev.versio.operator.ha.TakeoverLane;
 import dev.versio.operator.metrics.OperatorMetrics;
 import dev.versio.operator.ops.OpsServer;
-import dev.versio.operator.served.ServedTargetsAggregator;
 import dev.versio.operator.served.ServedTargetsWatch;
 import dev.versio.operator.server.ServerReconciler;
 import dev.versio.operator.server.children.ChildApis;
@@ -161,7 +161,13 @@ public final class VersioOperator implements AutoCloseable {
         new ServedTargetsWatch(
             servedAggregator, servers -> viewChanged.forEach(listener -> listener.accept(servers)));
     viewChanged.add(serverTriggers::now);
-    var servedGate = new ServedHandoverGate(served, clock, options.handoverGrace());
+    var servedGate =
+        new ServedHandoverGate(
+            served,
+            clock,
+            options.handoverGrace(),
+            new dev.versio.operator.gate.FrontReadiness(
+                options.frontUrl(), cache::servers, servedAggregator));
     HandoverGate handover = handoverGate != null ? handoverGate : servedGate;
     operator =
         new Operator(

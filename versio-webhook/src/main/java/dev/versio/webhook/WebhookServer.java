@@ -1,5 +1,8 @@
 package dev.versio.webhook;
 
+import dev.versio.webhook.forward.Forwarding;
+import dev.versio.webhook.forward.PeerRoutes;
+import dev.versio.webhook.forward.ReviewForwarder;
 import dev.versio.webhook.http.ConversionEndpoint;
 import dev.versio.webhook.http.ConversionListeners;
 import dev.versio.webhook.http.OpsEndpoint;
@@ -63,13 +66,32 @@ public final class WebhookServer implements AutoCloseable {
   private long reloadTimer = -1;
   private final ReviewTracing tracing;
   private final ServedTargetsPublisher publisher;
+  private final Forwarding forwarding;
+  private final ServedTargetsPublication publication;
+  private final KubernetesClient client;
+  private final PeerRoutes peers;
+  private volatile ReviewForwarder forwarder;
 
   private WebhookServer(
       KubernetesClient client,
       WebhookServerOptions options,
       Clock clock,
       ReviewTracing tracing,
-      ServedTargetsPublication publication) {
+      ServedTargetsPublication publication,
+      Forwarding forwarding) {
+    if (forwarding != null && publication == null) {
+      throw new IllegalArgumentException(
+          "forwarding reviews needs the served-target Leases: give the replica its pod name and"
+              + " namespace (--pod-name, --pod-namespace)");
+    }
+    this.forwarding = forwarding;
+    this.publication = publication;
+    this.client = client;
+    this.peers =
+        forwarding == null
+            ? null
+            : new PeerRoutes(
+                clock, publication.identity().namespace() + "/" + publication.identity().podName());
     this.options = options;
     this.tracing = tracing;
     this.metrics = new WebhookMetrics(options.metricsVersionLabels());
@@ -81,7 +103,8 @@ public final class WebhookServer implements AutoCloseable {
                 publication.identity(),
                 options.serverName(),
                 clock,
-                publication.heartbeat());
+                publication.heartbeat(),
+                forwarding == null ? null : forwarding.advertiseAddress());
     this.registry =
         new Registry(
             clock,
@@ -150,7 +173,23 @@ public final class WebhookServer implements AutoCloseable {
       ReviewTracing tracing,
       ServedTargetsPublication publication)
       throws InterruptedException {
-    var server = new WebhookServer(client, options, clock, tracing, publication);
+    return start(client, options, clock, tracing, publication, null);
+  }
+
+  /**
+   * As {@link #start(KubernetesClient, WebhookServerOptions, Clock, ReviewTracing,
+   * ServedTargetsPublication)}, behind the pool's front: reviews for targets this replica does not
+   * hold are passed on to a replica that does ({@code forwarding} null: answered here).
+   */
+  public static WebhookServer start(
+      KubernetesClient client,
+      WebhookServerOptions options,
+      Clock clock,
+      ReviewTracing tracing,
+      ServedTargetsPublication publication,
+      Forwarding forwarding)
+      throws InterruptedException {
+    var server = new WebhookServer(client, options, clock, tracing, publication, forwarding);
     try {
       server.startUp();
       return server;
@@ -173,13 +212,19 @@ public final class WebhookServer implements AutoCloseable {
     var initial = syncUntilComplete();
     var took = Duration.ofNanos(System.nanoTime() - started);
     long listenerStarted = System.nanoTime();
+    if (peers != null) {
+      peers.start(client, publication.identity().namespace());
+      sync.followPeers(peers);
+      forwarder = new ReviewForwarder(vertx, peers, forwarding, publication.identity().podName());
+    }
     var endpoint =
         new ConversionEndpoint(
             vertx,
             new ReviewProcessor(registry, options.maxBodyBytes()),
             metrics,
             options.reviewLimits(),
-            tracing);
+            tracing,
+            forwarder);
     var httpsOptions =
         ServingTls.apply(
             new HttpServerOptions()
@@ -261,6 +306,16 @@ public final class WebhookServer implements AutoCloseable {
 
   /** Re-reads the certificate files; a change is applied without restart, a bad file is ignored. */
   public void reloadCertificate() {
+    if (forwarder != null) {
+      forwarder
+          .reloadTrust()
+          .onFailure(
+              e ->
+                  LOG.warn(
+                      "cannot re-read the peer CA {}; the last one stays trusted: {}",
+                      forwarding.peerCa(),
+                      e.getMessage()));
+    }
     ServingCertificate next;
     try {
       next = ServingCertificate.read(options.tlsCertDir());
@@ -337,6 +392,12 @@ public final class WebhookServer implements AutoCloseable {
     }
     if (conversion != null) {
       awaitQuietly(conversion.shutdown(Duration.ofSeconds(10)));
+    }
+    if (forwarder != null) {
+      forwarder.close();
+    }
+    if (peers != null) {
+      peers.close();
     }
     awaitQuietly(ops.close());
     sync.close();

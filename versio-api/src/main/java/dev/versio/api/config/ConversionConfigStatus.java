@@ -19,6 +19,13 @@ public class ConversionConfigStatus {
 
   public List<Condition> conditions = new ArrayList<>();
   public String assignedWebhookServer;
+
+  /**
+   * The server whose replicas convert the target now: set when the conversion is applied, so during
+   * a move it still names the source until the destination serves the target.
+   */
+  public String servedBy;
+
   public String webhookPath;
   public String webhookURL;
   public Boolean overallLossless;

@@ -43,6 +43,13 @@ public final class ServedTargetsCodec {
   public static final String DIGEST = "versio.dev/served-targets-sha256";
 
   /**
+   * On part 0 of a replica that takes reviews forwarded from the other replicas behind the front:
+   * the {@code host:port} of its conversion listener as its peers reach it. A replica without it
+   * neither forwards nor is forwarded to.
+   */
+  public static final String PEER_ADDRESS = "versio.dev/peer-address";
+
+  /**
    * The most base64 characters one part holds: the apiserver caps all annotations of an object at
    * 256 KiB together, and the other annotations and labels need room.
    */

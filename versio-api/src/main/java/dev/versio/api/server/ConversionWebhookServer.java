@@ -49,6 +49,12 @@ public class ConversionWebhookServer
     return sharding != null && !Boolean.FALSE.equals(sharding.enabled);
   }
 
+  /** Whether the server keeps its own endpoint instead of sitting behind the shared front. */
+  @JsonIgnore
+  public boolean isIsolated() {
+    return getSpec() != null && Boolean.TRUE.equals(getSpec().isolated);
+  }
+
   /** Whether this server is the default one. */
   @JsonIgnore
   public boolean isDefaultServer() {

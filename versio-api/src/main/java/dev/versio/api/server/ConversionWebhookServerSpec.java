@@ -67,6 +67,14 @@ public class ConversionWebhookServerSpec {
   public Sharding sharding;
 
   /**
+   * Keep this server out of the shared front: its targets name its own endpoint (a move to or from
+   * it rewrites their CRD), and no replica of another server ever relays its reviews. For tenants
+   * that must not share a trust domain.
+   */
+  @Default("false")
+  public Boolean isolated;
+
+  /**
    * Reach the server at this base URL instead of its in-cluster Service (local development and
    * tests); conversions go to {@code <url>/convert/<target>}. Needs {@code caBundle}.
    */

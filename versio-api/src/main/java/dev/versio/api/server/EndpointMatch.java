@@ -5,7 +5,6 @@ import dev.versio.api.config.ConversionConfigSpec;
 import io.fabric8.kubernetes.client.CustomResource;
 import java.util.Collection;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -43,8 +42,9 @@ public final class EndpointMatch {
 
   /**
    * The targets (sorted) of {@code crdConfigs} and {@code xrdConfigs} whose live definition, as
-   * {@code crd} and {@code xrd} look it up by name, still {@linkplain #names names} {@code server}:
-   * the targets a move away from {@code server} has not finished for.
+   * {@code crd} and {@code xrd} look it up by name, still {@linkplain #names names} {@code server},
+   * or whose config's {@code status.servedBy} does: the targets a move away from {@code server} has
+   * not finished for.
    */
   public static List<String> targetsNaming(
       ConversionWebhookServer server,
@@ -63,10 +63,19 @@ public final class EndpointMatch {
       Collection<? extends CustomResource<? extends ConversionConfigSpec, ?>> configs,
       Function<String, Optional<JsonNode>> definitionOf,
       TreeSet<String> out) {
-    configs.stream()
-        .map(c -> c.getSpec() == null ? null : c.getSpec().targetName())
-        .filter(Objects::nonNull)
-        .filter(t -> definitionOf.apply(t).map(d -> names(server, d)).orElse(false))
-        .forEach(out::add);
+    var name = server.getMetadata().getName();
+    for (var config : configs) {
+      var target = config.getSpec() == null ? null : config.getSpec().targetName();
+      if (target == null) {
+        continue;
+      }
+      // behind the shared front the CRD names no server: the config's status says who serves it
+      boolean servedThere =
+          config.getStatus() instanceof dev.versio.api.config.ConversionConfigStatus status
+              && name.equals(status.servedBy);
+      if (servedThere || definitionOf.apply(target).map(d -> names(server, d)).orElse(false)) {
+        out.add(target);
+      }
+    }
   }
 }

@@ -23,6 +23,8 @@ final class LoopbackBalancer implements AutoCloseable {
   private final AtomicInteger next = new AtomicInteger();
   private final AtomicLongArray connections;
   private final Thread acceptor;
+  private final java.util.Set<Integer> excluded =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private LoopbackBalancer(ServerSocket listener, List<Integer> backends) {
     this.listener = listener;
@@ -54,11 +56,33 @@ final class LoopbackBalancer implements AutoCloseable {
     return out;
   }
 
+  /**
+   * Takes a backend out of rotation for new connections (or puts it back), as a Service drops a pod
+   * whose readiness probe fails; connections already open to it stay, as they do with kube-proxy.
+   */
+  void outOfRotation(int backendPort, boolean out) {
+    if (out) {
+      excluded.add(backendPort);
+    } else {
+      excluded.remove(backendPort);
+    }
+  }
+
+  private int pick() {
+    for (int tries = 0; tries < backends.size(); tries++) {
+      int i = Math.floorMod(next.getAndIncrement(), backends.size());
+      if (!excluded.contains(backends.get(i))) {
+        return i;
+      }
+    }
+    return Math.floorMod(next.getAndIncrement(), backends.size()); // none ready: as a Service would
+  }
+
   private void accept() {
     while (!listener.isClosed()) {
       try {
         var client = listener.accept();
-        int i = Math.floorMod(next.getAndIncrement(), backends.size());
+        int i = pick();
         connections.incrementAndGet(i);
         Thread.ofVirtual().start(() -> relay(client, backends.get(i)));
       } catch (IOException e) {

@@ -13,9 +13,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
- * Every move the operator made, as the configs' status shows it: a change of {@code
- * status.webhookURL} from one server to another, with the {@code HandoverReady} condition written
- * in the same status (the operator sets both in one write when it repoints the target).
+ * Every move the operator made, as the configs' status shows it: a change of the server that serves
+ * the target ({@code status.servedBy}, or the server behind {@code status.webhookURL} for a status
+ * without it), with the {@code HandoverReady} condition written in the same status (the operator
+ * sets both in one write when the move completes — behind the shared front without touching the
+ * target).
  */
 final class MoveLedger implements AutoCloseable {
   /** One observed move. */
@@ -50,7 +52,7 @@ final class MoveLedger implements AutoCloseable {
 
   private final SharedIndexInformer<CRDConversionConfig> informer;
   private final Function<String, String> serverOfUrl;
-  private final Map<String, String> lastUrl = new ConcurrentHashMap<>();
+  private final Map<String, String> lastServer = new ConcurrentHashMap<>();
   private final List<Move> moves = new ArrayList<>();
 
   /** Watches every CRDConversionConfig; {@code serverOfUrl} names the server behind a URL. */
@@ -73,7 +75,7 @@ final class MoveLedger implements AutoCloseable {
 
                   @Override
                   public void onDelete(CRDConversionConfig config, boolean unknownFinalState) {
-                    lastUrl.remove(config.getMetadata().getName());
+                    lastServer.remove(config.getMetadata().getName());
                   }
                 });
   }
@@ -84,8 +86,9 @@ final class MoveLedger implements AutoCloseable {
       return;
     }
     var name = config.getMetadata().getName();
-    var previous = lastUrl.put(name, status.webhookURL);
-    if (previous == null || Objects.equals(previous, status.webhookURL)) {
+    var server = status.servedBy != null ? status.servedBy : serverOfUrl.apply(status.webhookURL);
+    var previous = lastServer.put(name, server);
+    if (previous == null || Objects.equals(previous, server)) {
       return;
     }
     var handover =
@@ -94,8 +97,8 @@ final class MoveLedger implements AutoCloseable {
         new Move(
             Instant.now(),
             name,
-            serverOfUrl.apply(previous),
-            serverOfUrl.apply(status.webhookURL),
+            previous,
+            server,
             handover.map(c -> c.getStatus()).orElse("(absent)"),
             handover.map(c -> c.getReason()).orElse("(absent)"),
             status.phase);

@@ -85,6 +85,9 @@ public final class MovesUnderLoad {
    *     counted (failures are)
    * @param dwell how long traffic runs between steps
    * @param pause how long the destination's replicas stay stopped on the steps that stop them
+   * @param front whether every replica sits behind one shared front (the operator's {@code
+   *     --front-url}) that forwards reviews to the replica holding the target, so moves leave the
+   *     target CRDs alone; false: each target names its server's own endpoint, as before the front
    */
   public record Settings(
       Duration duration,
@@ -95,7 +98,8 @@ public final class MovesUnderLoad {
       int perType,
       Duration warmUp,
       Duration dwell,
-      Duration pause) {
+      Duration pause,
+      boolean front) {
     public static Settings ci() {
       return new Settings(
           Duration.ZERO,
@@ -106,7 +110,37 @@ public final class MovesUnderLoad {
           2,
           Duration.ofSeconds(10),
           Duration.ofSeconds(3),
-          Duration.ofSeconds(3));
+          Duration.ofSeconds(3),
+          true);
+    }
+
+    /** These settings at another request rate. */
+    public Settings atRate(double perSecond) {
+      return new Settings(
+          duration, perSecond, drain, handoverGate, replicas, perType, warmUp, dwell, pause, front);
+    }
+
+    /** These settings with every target naming its server's own endpoint (no front). */
+    public Settings perServerEndpoints() {
+      return new Settings(
+          duration, rate, drain, handoverGate, replicas, perType, warmUp, dwell, pause, false);
+    }
+  }
+
+  /**
+   * How the replicas answered, summed over all of them: reviews answered where they arrived ({@code
+   * local}), passed on to the holder ({@code forwarded}), forwards that found no holder or no
+   * answer, and the forwarding latency (p50/p99 over every forward, from the replicas' histograms).
+   */
+  public record Routes(
+      long local,
+      long forwarded,
+      long noHolder,
+      long forwardFailed,
+      double forwardP50Millis,
+      double forwardP99Millis) {
+    public double forwardedFraction() {
+      return local + forwarded == 0 ? 0 : (double) forwarded / (local + forwarded);
     }
   }
 
@@ -135,6 +169,7 @@ public final class MovesUnderLoad {
       Map<String, List<Long>> reviewsPerReplica,
       Map<String, List<Long>> connectionsPerReplica,
       WatchAudit.Result watches,
+      Routes routes,
       List<String> problems) {
     public long moves() {
       return steps.stream().mapToLong(s -> s.observed().size()).sum();
@@ -161,6 +196,11 @@ public final class MovesUnderLoad {
   private final List<String> problems = new ArrayList<>();
   private String caBundle;
   private Intent intent = Intent.initial();
+  private LoopbackBalancer front;
+
+  private String frontUrl() {
+    return "https://127.0.0.1:" + front.port();
+  }
 
   private MovesUnderLoad(
       ControlPlane controlPlane,
@@ -204,7 +244,15 @@ public final class MovesUnderLoad {
                 settings.drain(),
                 controlPlane.kubeconfig(),
                 workDir.resolve("logs"),
-                ledger));
+                ledger,
+                List.of("-Xmx256m"),
+                settings.front() ? List.of("--forward-reviews") : List.of()));
+      }
+      if (settings.front()) {
+        var ports = new ArrayList<Integer>();
+        servers.values().forEach(r -> ports.addAll(r.conversionPorts()));
+        front = LoopbackBalancer.start(ports);
+        say("front: one balancer over all %d replicas at %s", ports.size(), frontUrl());
       }
       applyServer(ALPHA, true, false);
       applyServer(BETA, false, false);
@@ -216,6 +264,7 @@ public final class MovesUnderLoad {
               .allowUrlMode(true)
               .targetGroups(java.util.List.of("*"))
               .gateRequeue(Duration.ofSeconds(1))
+              .frontUrl(settings.front() ? frontUrl() : null)
               .deletionRequeue(Duration.ofSeconds(1))
               .admission(
                   OperatorOptions.Admission.local(
@@ -286,6 +335,7 @@ public final class MovesUnderLoad {
                   problems.add("replicas exited: " + replicas.exited());
                 }
               });
+          var routes = routes();
           var report =
               new Report(
                   settings,
@@ -297,11 +347,15 @@ public final class MovesUnderLoad {
                   reviews,
                   connections,
                   watches,
+                  routes,
                   List.copyOf(problems));
           summarize(report);
           return report;
         }
       } finally {
+        if (front != null) {
+          front.close();
+        }
         for (var replicas : servers.values()) {
           replicas.close();
         }
@@ -420,7 +474,7 @@ public final class MovesUnderLoad {
     int seen = moves.moves().size();
     boolean pause = plan.pauseDestination() && !destinations.isEmpty();
     if (pause) {
-      destinations.forEach(d -> servers.get(d).pause());
+      destinations.forEach(d -> pauseServer(d, true));
     }
     long t0 = System.nanoTime();
     String problem = null;
@@ -432,7 +486,7 @@ public final class MovesUnderLoad {
       }
     } finally {
       if (pause) {
-        destinations.forEach(d -> servers.get(d).resume());
+        destinations.forEach(d -> pauseServer(d, false));
       }
     }
     try {
@@ -466,6 +520,22 @@ public final class MovesUnderLoad {
         seconds,
         problem == null ? "" : "  PROBLEM: " + problem);
     return new Step(cycle, plan.name(), at, expected, observed, seconds, pause, problem);
+  }
+
+  /**
+   * Stops (or resumes) a server's replicas; behind the front they also leave (rejoin) its rotation
+   * for new connections, as a Service drops pods whose readiness fails.
+   */
+  private void pauseServer(String name, boolean stop) {
+    var replicas = servers.get(name);
+    if (front != null) {
+      replicas.conversionPorts().forEach(p -> front.outOfRotation(p, stop));
+    }
+    if (stop) {
+      replicas.pause();
+    } else {
+      replicas.resume();
+    }
   }
 
   private static String compare(List<ExpectedMove> expected, List<MoveLedger.Move> observed) {
@@ -519,6 +589,8 @@ public final class MovesUnderLoad {
     var cert = ca.issueServer("127.0.0.1", "localhost");
     Files.writeString(tls.resolve("tls.crt"), cert.certificatePem());
     Files.writeString(tls.resolve("tls.key"), cert.privateKeyPem());
+    // the replicas behind the front trust each other by the CA that signed them all
+    Files.writeString(tls.resolve("ca.crt"), ca.material().certificatePem());
     caBundle = ca.material().certificateBase64();
   }
 
@@ -565,7 +637,9 @@ public final class MovesUnderLoad {
         var where =
             status == null || status.webhookURL == null
                 ? "(none)"
-                : serverOfUrl(status.webhookURL) + "/" + status.phase;
+                : (status.servedBy != null ? status.servedBy : serverOfUrl(status.webhookURL))
+                    + "/"
+                    + status.phase;
         now.put(plural, where);
         if (!(placement.get(plural) + "/Applied").equals(where)) {
           done = false;
@@ -613,6 +687,64 @@ public final class MovesUnderLoad {
   }
 
   // ---- report ----
+
+  /** Sums every replica's routing counters and forwarding histogram. */
+  private Routes routes() {
+    long local = 0;
+    long forwarded = 0;
+    long noHolder = 0;
+    long failed = 0;
+    var buckets = new TreeMap<Double, Double>();
+    for (var replicas : servers.values()) {
+      for (var body : replicas.scrapes()) {
+        if (body.isEmpty()) {
+          continue;
+        }
+        local += count(body, "versio_webhook_reviews_routed_total", "route=\"local\"");
+        forwarded += count(body, "versio_webhook_reviews_routed_total", "route=\"forwarded\"");
+        noHolder += count(body, "versio_webhook_forwarded_reviews_total", "result=\"no_holder\"");
+        failed += count(body, "versio_webhook_forwarded_reviews_total", "result=\"failed\"");
+        for (var line : body.lines().toList()) {
+          if (line.startsWith("versio_webhook_forward_duration_seconds_bucket{")) {
+            var le = line.replaceFirst(".*le=\"([^\"]+)\".*", "$1");
+            var value = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            buckets.merge(
+                le.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le),
+                value,
+                Double::sum);
+          }
+        }
+      }
+    }
+    return new Routes(
+        local,
+        forwarded,
+        noHolder,
+        failed,
+        quantileMillis(buckets, 0.50),
+        quantileMillis(buckets, 0.99));
+  }
+
+  private static long count(String exposition, String metric, String label) {
+    return (long) dev.versio.testkit.metrics.Exposition.sum(exposition, metric, label);
+  }
+
+  /** The upper bound (ms) of the histogram bucket holding quantile {@code q}; NaN when empty. */
+  private static double quantileMillis(TreeMap<Double, Double> cumulative, double q) {
+    if (cumulative.isEmpty()) {
+      return Double.NaN;
+    }
+    double total = cumulative.lastEntry().getValue();
+    if (total == 0) {
+      return Double.NaN;
+    }
+    for (var e : cumulative.entrySet()) {
+      if (e.getValue() >= q * total) {
+        return e.getKey() * 1000;
+      }
+    }
+    return Double.POSITIVE_INFINITY;
+  }
 
   private void summarize(Report report) {
     var t = report.traffic();
@@ -667,6 +799,18 @@ public final class MovesUnderLoad {
         watches.writtenTargets().size(),
         watches.generationsAtStart().size(),
         watches.endedWatches());
+    var r = report.routes();
+    say(
+        "routes: %d reviews answered where they arrived, %d forwarded to the holder (%.1f %%), %d"
+            + " forwards found no holder, %d failed; forwarding latency p50 ≤ %.2f ms, p99 ≤ %.2f"
+            + " ms (histogram bucket bounds)",
+        r.local(),
+        r.forwarded(),
+        100 * r.forwardedFraction(),
+        r.noHolder(),
+        r.forwardFailed(),
+        r.forwardP50Millis(),
+        r.forwardP99Millis());
     report.problems().forEach(p -> say("PROBLEM: %s", p));
     say(report.passed() ? "PASSED" : "FAILED");
   }
@@ -680,15 +824,15 @@ public final class MovesUnderLoad {
 
   /**
    * {@code MovesUnderLoad [--duration 10m] [--rate 200] [--drain 30s] [--no-handover-gate]
-   * [--replicas 2] [--per-type 2] [--warm-up 20s] [--dwell 15s] [--pause 3s] [--out FILE.json]}:
-   * starts its own control plane, runs cycles for the duration, prints the report, writes it as
-   * JSON, and exits 0 only when nothing failed.
+   * [--per-server-endpoints] [--replicas 2] [--per-type 2] [--warm-up 20s] [--dwell 15s] [--pause
+   * 3s] [--out FILE.json]}: starts its own control plane, runs cycles for the duration, prints the
+   * report, writes it as JSON, and exits 0 only when nothing failed.
    */
   public static void main(String[] args) throws Exception {
     var flags = new LinkedHashMap<String, String>();
     for (int i = 0; i < args.length; i++) {
       var name = args[i].replaceFirst("^--", "");
-      if (name.equals("no-handover-gate")) {
+      if (name.equals("no-handover-gate") || name.equals("per-server-endpoints")) {
         flags.put(name, "true");
       } else if (i + 1 < args.length) {
         flags.put(name, args[++i]);
@@ -703,6 +847,7 @@ public final class MovesUnderLoad {
             "rate",
             "drain",
             "no-handover-gate",
+            "per-server-endpoints",
             "replicas",
             "dwell",
             "pause",
@@ -725,7 +870,8 @@ public final class MovesUnderLoad {
             Integer.parseInt(flags.getOrDefault("per-type", "2")),
             dev.versio.cli.Durations.parse(flags.getOrDefault("warm-up", "20s")),
             dev.versio.cli.Durations.parse(flags.getOrDefault("dwell", "15s")),
-            dev.versio.cli.Durations.parse(flags.getOrDefault("pause", "3s")));
+            dev.versio.cli.Durations.parse(flags.getOrDefault("pause", "3s")),
+            !flags.containsKey("per-server-endpoints"));
     var workDir = Files.createTempDirectory("versio-moves-");
     PrintStream out = System.out;
     out.printf(

@@ -94,6 +94,10 @@ public final class ServerReplicas implements AutoCloseable {
             List.of("--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED"));
         var flags = new ArrayList<>(List.of("--drain", drain.toMillis() + "ms"));
         flags.addAll(extraArgs);
+        if (extraArgs.contains("--forward-reviews")) {
+          // behind a front: each replica tells its peers its own address
+          flags.addAll(List.of("--advertise-address", "127.0.0.1:" + conversionPort));
+        }
         command.addAll(
             WebhookServerArgs.of(
                 System.getProperty("java.class.path"),

@@ -139,6 +139,16 @@ final class WatchAudit implements AutoCloseable {
     return out;
   }
 
+  /** Watches open now (established and streaming). */
+  int openWatches() {
+    return open.size();
+  }
+
+  /** Watches ended so far, all targets together. */
+  int endedSoFar() {
+    return ended.values().stream().mapToInt(AtomicInteger::get).sum();
+  }
+
   /** Stops the watches and says what was seen. */
   Result finish() {
     closed.set(true);

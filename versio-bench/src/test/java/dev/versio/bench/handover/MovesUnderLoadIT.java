@@ -14,17 +14,21 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The CI variant of the move harness ({@code hack/moves-under-load.sh} runs the long one): one
  * cycle of pin, unpin, pool grow, weight up and down, pool shrink, pool grow and server delete — 24
- * moves between two servers of two replica processes each — under 110 reads and writes per second
- * at a version that is not stored, with the destination stopped for 3 s on three of the steps.
- * Nothing may fail and every move must be verified.
+ * moves between two servers of two replica processes each — under reads and writes at a version
+ * that is not stored, with the destination stopped for 3 s on three of the steps. Nothing may fail
+ * and every move must be verified; behind the shared front no target CRD may be written and no
+ * watch may end, and with per-server endpoints both must happen (the audit's negative control).
  */
 @KubeApiServerTest
 class MovesUnderLoadIT {
   @Test
-  void targetsMoveBetweenServersUnderLoadWithoutAFailedOrWrongRequest(
+  void behindTheFrontTargetsMoveUnderLoadWithoutAFailedRequestACrdWriteOrAnEndedWatch(
       ControlPlane controlPlane, @TempDir Path workDir) throws Exception {
     var out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-    var report = MovesUnderLoad.run(controlPlane, MovesUnderLoad.Settings.ci(), workDir, out);
+    // behind the front, at 60 requests/s: at 110/s this 2-core machine runs out of CPU with the
+    // forwarding hop and latencies reach seconds (docs/ha.md); the per-server run keeps 110/s
+    var report =
+        MovesUnderLoad.run(controlPlane, MovesUnderLoad.Settings.ci().atRate(60), workDir, out);
 
     assertThat(report.problems()).as("steps that did not end as the resolver says").isEmpty();
     var traffic = report.traffic();
@@ -32,9 +36,7 @@ class MovesUnderLoadIT {
         .as("failed requests (causes %s, first %s)", traffic.failureCauses(), traffic.incidents())
         .isZero();
     assertThat(traffic.wrong()).as("wrong values: %s", traffic.incidents()).isZero();
-    assertThat(traffic.achievedPerSecond())
-        .as("sustained request rate")
-        .isGreaterThanOrEqualTo(100);
+    assertThat(traffic.achievedPerSecond()).as("sustained request rate").isGreaterThanOrEqualTo(55);
     assertThat(report.moves()).isGreaterThanOrEqualTo(10);
     assertThat(report.verifiedMoves()).as("moves verified HandoverReady").isEqualTo(report.moves());
     assertThat(report.admissionRejection())
@@ -53,20 +55,23 @@ class MovesUnderLoadIT {
                 "hinges", "alpha",
                 "levers", "alpha",
                 "nozzles", "alpha"));
-    // today every move repoints the target CRD, so the watch audit must see what that costs: the
-    // controllers' watches end and the CRDs' generation moves. This is the audit's negative
-    // control; once moves stop writing the CRD (one endpoint per pool, docs/ha.md) both become 0
+    // behind the shared front no move writes a target CRD: no controller's watch of the
+    // resources ends, no CRD's generation moves (WatchAuditIT shows the audit sees both when a
+    // CRD's spec is written; --per-server-endpoints runs this harness as before the front)
     var watches = report.watches();
     assertThat(watches.writtenTargets())
         .as(
-            "target CRDs written by the moves (generation before %s, after %s)",
+            "target CRDs written after the first apply (generation before %s, after %s)",
             watches.generationsAtStart(), watches.generationsAtEnd())
-        .isNotEmpty();
+        .isEmpty();
     assertThat(watches.endedTotal())
-        .as(
-            "watches the apiserver ended while the moves wrote the CRDs: %s",
-            watches.endedWatches())
+        .as("watches the apiserver ended during the moves: %s", watches.endedWatches())
+        .isZero();
+    var routes = report.routes();
+    assertThat(routes.forwarded())
+        .as("reviews the front's replicas passed on to the holder (%s)", routes)
         .isPositive();
+    assertThat(routes.forwardFailed()).as("forwards no holder answered (%s)", routes).isZero();
     assertThat(report.reviewsPerReplica().values())
         .as("every server's replicas together answered reviews")
         .allSatisfy(

@@ -688,7 +688,12 @@ public abstract class ConfigReconciler<
     private ConversionPatch.Endpoint endpoint(ConversionWebhookServer server) {
       var serverSpec = server.getSpec();
       if (serverSpec != null && serverSpec.url != null) {
-        return ConversionPatch.Endpoint.url(serverSpec.url, target);
+        // behind the shared front every move keeps the URL: the CRD is not written again
+        return ConversionPatch.Endpoint.url(
+            options.frontUrl() != null && !server.isIsolated()
+                ? options.frontUrl()
+                : serverSpec.url,
+            target);
       }
       int port =
           serverSpec == null || serverSpec.service == null || serverSpec.service.port == null

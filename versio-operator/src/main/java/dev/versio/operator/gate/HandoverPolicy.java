@@ -1,6 +1,6 @@
 package dev.versio.operator.gate;
 
-import dev.versio.operator.served.ServedView;
+import dev.versio.api.served.ServedView;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -30,7 +30,37 @@ public final class HandoverPolicy {
       Instant waitingSince,
       Duration grace,
       Instant now) {
-    if (lastAppliedUrl == null || lastAppliedUrl.equals(destinationUrl)) {
+    return judge(
+        target,
+        destination,
+        null,
+        lastAppliedUrl,
+        destinationUrl,
+        view,
+        readyReplicas,
+        waitingSince,
+        grace,
+        now);
+  }
+
+  /**
+   * As above, where a move may keep the URL: behind the shared front every server has the same
+   * endpoint, so a change of {@code lastServer} (the config's {@code status.servedBy}, null when
+   * unknown) is a move too.
+   */
+  public static HandoverVerdict judge(
+      String target,
+      String destination,
+      String lastServer,
+      String lastAppliedUrl,
+      String destinationUrl,
+      ServedView view,
+      Integer readyReplicas,
+      Instant waitingSince,
+      Duration grace,
+      Instant now) {
+    boolean sameServer = lastServer == null || lastServer.equals(destination);
+    if (lastAppliedUrl == null || lastAppliedUrl.equals(destinationUrl) && sameServer) {
       return new HandoverVerdict.NotAMove();
     }
     var move = "move of " + target + " to ConversionWebhookServer " + destination + ": ";

@@ -22,10 +22,18 @@ public final class ServedHandoverGate implements HandoverGate {
   private final ServedTargetsWatch served;
   private final Clock clock;
   private final Duration grace;
+  private final FrontReadiness front;
   private final Map<String, Instant> heldSince = new ConcurrentHashMap<>();
   private final Map<String, Map<String, Set<String>>> waiting = new ConcurrentHashMap<>();
 
   public ServedHandoverGate(ServedTargetsWatch served, Clock clock, Duration grace) {
+    this(served, clock, grace, null);
+  }
+
+  /** As above; a move onto the shared front also waits for {@code front} (null: no front). */
+  public ServedHandoverGate(
+      ServedTargetsWatch served, Clock clock, Duration grace, FrontReadiness front) {
+    this.front = front;
     this.served = served;
     this.clock = clock;
     this.grace = grace;
@@ -48,6 +56,7 @@ public final class ServedHandoverGate implements HandoverGate {
         HandoverPolicy.judge(
             target,
             server,
+            previous == null ? null : previous.servedBy,
             lastAppliedUrl,
             destinationUrl,
             served.view(server),
@@ -55,6 +64,14 @@ public final class ServedHandoverGate implements HandoverGate {
             heldSince.get(key),
             grace,
             clock.instant());
+    if (front != null && !(verdict instanceof HandoverVerdict.NotAMove) && verdict.proceeds()) {
+      var problem = front.problem(destinationUrl);
+      if (problem.isPresent()) {
+        verdict =
+            new HandoverVerdict.Waiting(
+                "move of " + target + " to the shared front: " + problem.get());
+      }
+    }
     var waiters = waiting.computeIfAbsent(server, s -> new ConcurrentHashMap<>());
     if (verdict.proceeds()) {
       heldSince.remove(key);

@@ -1,5 +1,7 @@
 package dev.versio.operator.served;
 
+import dev.versio.api.served.ServedTargetsAggregator;
+import dev.versio.api.served.ServedView;
 import dev.versio.operator.cluster.ClusterCache;
 import java.time.Duration;
 import java.util.Collection;

@@ -1,7 +1,7 @@
 package dev.versio.operator.server;
 
+import dev.versio.api.served.ServedView;
 import dev.versio.api.server.ConversionWebhookServerStatus.AssignedConfig;
-import dev.versio.operator.served.ServedView;
 import java.util.List;
 import java.util.Objects;
 

@@ -277,6 +277,9 @@ public final class ConfigStatusPolicy {
         Conditions.remove(conditions, Conditions.STALE);
         status.webhookURL = done.webhookURL();
         status.webhookPath = done.webhookPath();
+        if (observation.assignedServer() != null) {
+          status.servedBy = observation.assignedServer();
+        }
         status.lastAppliedPlanHash = status.schemaHash;
         to = Phase.APPLIED;
         reason = "Applied";

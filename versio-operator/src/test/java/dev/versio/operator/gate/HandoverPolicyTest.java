@@ -2,7 +2,7 @@ package dev.versio.operator.gate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.versio.operator.served.ServedView;
+import dev.versio.api.served.ServedView;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -68,5 +68,26 @@ class HandoverPolicyTest {
     var late = judge(FROM, ServedView.NONE, null, NOW.minusSeconds(30));
     assertThat(late).isInstanceOf(HandoverVerdict.Unverified.class);
     assertThat(late.proceeds()).isTrue();
+  }
+
+  /** A move judged behind the shared front: the URL stays {@code TO}, the server may change. */
+  private static HandoverVerdict atTheFront(String lastServer, ServedView view) {
+    return HandoverPolicy.judge(
+        "widgets.example.com", "b", lastServer, TO, TO, view, 2, null, GRACE, NOW);
+  }
+
+  @Test
+  void behindTheSharedFrontAChangeOfServerAtTheSameUrlIsAMoveAndWaitsForTheDestination() {
+    // every server behind the front has the same endpoint: only status.servedBy tells a move
+    assertThat(atTheFront("a", serving(2, "other.example.com")))
+        .isInstanceOf(HandoverVerdict.Waiting.class);
+    assertThat(atTheFront("a", serving(2, "widgets.example.com")))
+        .isInstanceOf(HandoverVerdict.Ready.class);
+    assertThat(atTheFront("b", ServedView.NONE))
+        .as("the same server at the same URL")
+        .isInstanceOf(HandoverVerdict.NotAMove.class);
+    assertThat(atTheFront(null, ServedView.NONE))
+        .as("a status written before servedBy existed: the URL decides, as before")
+        .isInstanceOf(HandoverVerdict.NotAMove.class);
   }
 }

@@ -2,9 +2,9 @@ package dev.versio.operator.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.versio.api.served.ServedView;
 import dev.versio.api.server.ConversionWebhookServerStatus;
 import dev.versio.api.server.ConversionWebhookServerStatus.AssignedConfig;
-import dev.versio.operator.served.ServedView;
 import dev.versio.operator.server.ServerObservation.Check;
 import dev.versio.operator.status.Conditions;
 import io.fabric8.kubernetes.api.model.Condition;

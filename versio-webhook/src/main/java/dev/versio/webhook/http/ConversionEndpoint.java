@@ -1,6 +1,7 @@
 package dev.versio.webhook.http;
 
 import dev.versio.api.http.InFlightLimits;
+import dev.versio.webhook.forward.ReviewForwarder;
 import dev.versio.webhook.metrics.WebhookMetrics;
 import dev.versio.webhook.review.ReviewOutcome;
 import dev.versio.webhook.review.ReviewProcessor;
@@ -55,6 +56,7 @@ public final class ConversionEndpoint {
   private final ReviewTracing tracing;
   private final Duration reviewBudget;
   private final WorkerExecutor workers;
+  private final ReviewForwarder forwarder;
 
   public ConversionEndpoint(
       Vertx vertx, ReviewProcessor processor, WebhookMetrics metrics, long maxBodyBytes) {
@@ -104,6 +106,21 @@ public final class ConversionEndpoint {
       WebhookMetrics metrics,
       ReviewLimits limits,
       ReviewTracing tracing) {
+    this(vertx, processor, metrics, limits, tracing, null);
+  }
+
+  /**
+   * As above, behind the pool's front: a review for a target this replica does not hold is passed
+   * on by {@code forwarder} (null: answered here, as a review for an unknown target).
+   */
+  public ConversionEndpoint(
+      Vertx vertx,
+      ReviewProcessor processor,
+      WebhookMetrics metrics,
+      ReviewLimits limits,
+      ReviewTracing tracing,
+      ReviewForwarder forwarder) {
+    this.forwarder = forwarder;
     this.vertx = vertx;
     this.processor = processor;
     this.metrics = metrics;
@@ -166,6 +183,7 @@ public final class ConversionEndpoint {
       return;
     }
     var client = req.remoteAddress() == null ? "" : req.remoteAddress().hostAddress();
+    boolean fromPeer = req.getHeader(ReviewForwarder.HOP_HEADER) != null;
     if (!limits.fits(declared)) {
       refuse(req, InFlightLimits.Refusal.BYTES); // at once, before any of the body is read
       return;
@@ -247,12 +265,88 @@ public final class ConversionEndpoint {
             return;
           }
           var bytes = body.getBytes();
+          if (!processor.holds(target)) {
+            if (fromPeer) {
+              // the forwarder's view was a moment old: it tries another holder
+              span.setAttribute(ReviewTracing.STATUS, 404L).end();
+              req.response().putHeader(ReviewForwarder.NOT_HELD_HEADER, "true");
+              plain(req, 404, "this replica does not hold " + target);
+              return;
+            }
+            if (forwarder != null) {
+              relay(req, target, label, body, bytes, started, span);
+              return;
+            }
+          }
+          metrics.routed(fromPeer ? "from_peer" : "local");
           if (bytes.length <= INLINE_LIMIT && processor.proportional(target)) {
             respond(req, label, process(target, bytes, ReviewProgress.unbounded()), started, span);
           } else {
             processOnWorker(req, slot, progress, target, label, bytes, started, span);
           }
         });
+  }
+
+  /**
+   * Passes a review for a target this replica does not hold to a replica that does and answers with
+   * its answer; with no holder it is answered here (no plan registered), and when no holder answers
+   * in time, with a Failure naming what was tried.
+   */
+  private void relay(
+      HttpServerRequest req,
+      String target,
+      String label,
+      Buffer body,
+      byte[] bytes,
+      long started,
+      Span span) {
+    long forwardStarted = System.nanoTime();
+    forwarder
+        .forward(target, body, req.getHeader("Content-Type"))
+        .onComplete(
+            ar -> {
+              var answer =
+                  ar.succeeded()
+                      ? ar.result()
+                      : new ReviewForwarder.Answer.Failed(String.valueOf(ar.cause()));
+              switch (answer) {
+                case ReviewForwarder.Answer.Relayed relayed -> {
+                  metrics.forwarded("answered", System.nanoTime() - forwardStarted);
+                  metrics.routed("forwarded");
+                  span.setAttribute(ReviewTracing.STATUS, (long) relayed.status()).end();
+                  if (!req.response().ended()) {
+                    req.response()
+                        .setStatusCode(relayed.status())
+                        .putHeader(
+                            "Content-Type",
+                            relayed.contentType() == null
+                                ? "application/json"
+                                : relayed.contentType())
+                        .end(relayed.body());
+                  }
+                }
+                case ReviewForwarder.Answer.NoHolder ignored -> {
+                  metrics.forwarded("no_holder", 0);
+                  metrics.routed("local");
+                  respond(
+                      req,
+                      label,
+                      process(target, bytes, ReviewProgress.unbounded()),
+                      started,
+                      span);
+                }
+                case ReviewForwarder.Answer.Failed failed -> {
+                  metrics.forwarded("failed", 0);
+                  LOG.warn("forwarding a review for {} failed: {}", target, failed.reason());
+                  respond(
+                      req,
+                      label,
+                      processor.forwardFailed(target, bytes, failed.reason()),
+                      started,
+                      span);
+                }
+              }
+            });
   }
 
   /**

@@ -118,6 +118,42 @@ public final class WebhookMetrics {
     }
   }
 
+  /**
+   * Counts a review by how it was answered: {@code local} (this replica held the target and the
+   * review came straight from a client), {@code from_peer} (held here, passed on by another replica
+   * behind the front) or {@code forwarded} (passed on to a replica that holds it).
+   */
+  public void routed(String route) {
+    Counter.builder("versio.webhook.reviews.routed")
+        .description("Reviews by route: answered here (local, from_peer) or forwarded")
+        .tag("route", route)
+        .register(registry)
+        .increment();
+  }
+
+  /**
+   * Records one forward: {@code result} is {@code answered} (a holder answered, whatever it
+   * answered), {@code no_holder} (no live replica holds the target) or {@code failed} (none
+   * answered within the budget); {@code nanos} is the time until the holder's answer arrived
+   * (recorded for answered forwards only).
+   */
+  public void forwarded(String result, long nanos) {
+    Counter.builder("versio.webhook.forwarded.reviews")
+        .description("Reviews passed on to the replica that holds their target, by result")
+        .tag("result", result)
+        .register(registry)
+        .increment();
+    if (result.equals("answered")) {
+      Timer.builder("versio.webhook.forward.duration")
+          .description("Time from passing a review on to the holder's whole answer")
+          .publishPercentileHistogram()
+          .minimumExpectedValue(Duration.ofNanos(50_000))
+          .maximumExpectedValue(Duration.ofSeconds(5))
+          .register(registry)
+          .record(Duration.ofNanos(nanos));
+    }
+  }
+
   private static String versionOf(String version) {
     return version == null ? "unknown" : version;
   }

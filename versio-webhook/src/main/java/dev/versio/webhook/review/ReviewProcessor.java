@@ -422,17 +422,9 @@ public final class ReviewProcessor {
    * when it can be.
    */
   public ReviewOutcome internalFailure(String target, byte[] body, Throwable cause) {
-    String apiVersion = "apiextensions.k8s.io/v1";
-    String uid = "";
-    try {
-      var review = json.readTree(body);
-      if (review != null && REVIEW_VERSIONS.contains(review.path("apiVersion").asText(""))) {
-        apiVersion = review.path("apiVersion").asText();
-      }
-      uid = review == null ? "" : review.path("request").path("uid").asText("");
-    } catch (IOException | RuntimeException e) {
-      // the body is unreadable: answer with what is known
-    }
+    var read = envelopeOf(body);
+    var apiVersion = read.apiVersion();
+    var uid = read.uid();
     var message =
         "internal error handling the ConversionReview for "
             + target
@@ -451,6 +443,48 @@ public final class ReviewProcessor {
         0,
         message,
         cause);
+  }
+
+  /**
+   * The Failure review for a review this replica could not pass on to a replica that holds its
+   * target: {@code problem} says which holders were tried and what went wrong.
+   */
+  public ReviewOutcome forwardFailed(String target, byte[] body, String problem) {
+    var read = envelopeOf(body);
+    var message =
+        "no replica that holds "
+            + target
+            + " answered this review: "
+            + problem
+            + "; the apiserver retries the request, and the replicas' logs say more";
+    return new ReviewOutcome(
+        200,
+        envelope(read.apiVersion(), failureResponse(read.uid(), message)),
+        null,
+        ReviewResult.FORWARD_FAILED,
+        read.uid().isEmpty() ? null : read.uid(),
+        null,
+        null,
+        0,
+        message);
+  }
+
+  /** The review's apiVersion and UID as far as they can be read (defaults when not). */
+  private record Envelope(String apiVersion, String uid) {}
+
+  private Envelope envelopeOf(byte[] body) {
+    String apiVersion = "apiextensions.k8s.io/v1";
+    String uid = "";
+    try {
+      var review = json.readTree(body);
+      if (review != null && REVIEW_VERSIONS.contains(review.path("apiVersion").asText(""))) {
+        apiVersion = review.path("apiVersion").asText();
+      }
+      uid = review == null ? "" : review.path("request").path("uid").asText("");
+    } catch (IOException | RuntimeException e) {
+      // the body is unreadable: answer with what is known
+    }
+    return new Envelope(apiVersion, uid);
   }
 
   private static ObjectNode failureResponse(String uid, String message) {

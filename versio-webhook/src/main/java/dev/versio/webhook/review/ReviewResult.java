@@ -14,7 +14,12 @@ public enum ReviewResult {
   /** An unexpected error inside Versio (a bug); the review fails closed. */
   INTERNAL_ERROR,
   /** The review did not finish within its wall-clock budget; the apiserver got a Failure. */
-  OVER_BUDGET;
+  OVER_BUDGET,
+  /**
+   * This replica does not hold the target and no replica that does answered within the forwarding
+   * budget; the apiserver got a Failure.
+   */
+  FORWARD_FAILED;
 
   public String label() {
     return name().toLowerCase(Locale.ROOT);

@@ -39,6 +39,7 @@ public final class ServedTargetsPublisher implements AutoCloseable {
   private final Clock clock;
   private final Duration heartbeat;
   private final ScheduledExecutorService executor;
+  private final String peerAddress;
   private final Object lock = new Object();
   private SortedSet<String> desired = new TreeSet<>();
   private SortedSet<String> written;
@@ -52,6 +53,21 @@ public final class ServedTargetsPublisher implements AutoCloseable {
       String server,
       Clock clock,
       Duration heartbeat) {
+    this(client, identity, server, clock, heartbeat, null);
+  }
+
+  /**
+   * As above; {@code peerAddress} (null: none) is published on part 0 for the replicas behind the
+   * front to forward reviews to.
+   */
+  public ServedTargetsPublisher(
+      KubernetesClient client,
+      ReplicaIdentity identity,
+      String server,
+      Clock clock,
+      Duration heartbeat,
+      String peerAddress) {
+    this.peerAddress = peerAddress;
     this.client = Objects.requireNonNull(client, "client");
     this.identity = Objects.requireNonNull(identity, "identity");
     this.server = Objects.requireNonNull(server, "server");
@@ -121,7 +137,12 @@ public final class ServedTargetsPublisher implements AutoCloseable {
       // the numbered parts first, part 0 (the one the operator times) last: a reader that sees the
       // new part 0 also finds the parts it names
       for (int i = parts.size() - 1; i >= 0; i--) {
-        write(identity.leaseName(i), parts.get(i), now);
+        var annotations = parts.get(i);
+        if (i == 0 && peerAddress != null) {
+          annotations = new java.util.LinkedHashMap<>(annotations);
+          annotations.put(ServedTargetsCodec.PEER_ADDRESS, peerAddress);
+        }
+        write(identity.leaseName(i), annotations, now);
       }
       for (int i = parts.size(); i < writtenParts; i++) {
         delete(identity.leaseName(i));

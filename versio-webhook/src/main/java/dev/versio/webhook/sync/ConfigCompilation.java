@@ -1,9 +1,12 @@
 package dev.versio.webhook.sync;
 
+import dev.versio.api.assign.Assignment;
 import dev.versio.api.assign.AssignmentResolver;
+import dev.versio.api.config.ConversionConfigSpec;
 import dev.versio.webhook.metrics.WebhookMetrics;
 import dev.versio.webhook.registry.Registry;
 import dev.versio.webhook.registry.RegistryEntry;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Clock;
 import java.util.Optional;
@@ -42,27 +45,44 @@ final class ConfigCompilation {
     this.clock = clock;
   }
 
+  /** The server the shared resolver assigns {@code key}'s target to now, if the config exists. */
+  Optional<String> assignedServer(ConfigKey key) {
+    var config = cluster.config(key);
+    var spec = targetingSpec(config);
+    return spec != null && assignment(spec) instanceof Assignment.Assigned assigned
+        ? Optional.of(assigned.server())
+        : Optional.empty();
+  }
+
+  /** The spec of a config that exists, is not being deleted and names a target; else null. */
+  private static ConversionConfigSpec targetingSpec(HasMetadata config) {
+    if (config == null || config.getMetadata().getDeletionTimestamp() != null) {
+      return null;
+    }
+    var spec = SyncInformers.specOf(config);
+    return spec == null || spec.targetName() == null ? null : spec;
+  }
+
+  private Assignment assignment(ConversionConfigSpec spec) {
+    return AssignmentResolver.resolve(
+        spec.webhookServerRef == null ? null : spec.webhookServerRef.name,
+        spec.targetName(),
+        cluster.serverViews());
+  }
+
   /**
    * What this replica should hold for {@code key}; {@code previous} (what it was compiled to last)
    * is returned as it is when nothing it was compiled from has changed.
    */
   Optional<RegistryEntry> entryFor(ConfigKey key, Optional<RegistryEntry> previous) {
     var config = cluster.config(key);
-    if (config == null || config.getMetadata().getDeletionTimestamp() != null) {
-      return Optional.empty();
-    }
-    var spec = SyncInformers.specOf(config);
-    if (spec == null || spec.targetName() == null) {
+    var spec = targetingSpec(config);
+    if (spec == null) {
       return Optional.empty();
     }
     var target = spec.targetName();
     boolean failClosed = "FailClosed".equals(spec.driftPolicy);
-    var assignment =
-        AssignmentResolver.resolve(
-            spec.webhookServerRef == null ? null : spec.webhookServerRef.name,
-            target,
-            cluster.serverViews());
-    if (!assignment.isTo(serverName)) {
+    if (!assignment(spec).isTo(serverName)) {
       return Optional.empty();
     }
     long started = System.nanoTime();

@@ -52,6 +52,7 @@ public final class RegistrySync implements AutoCloseable {
   private record Release(ConfigKey key, Instant drainingSince) {}
 
   private final Map<String, Release> releasing = new ConcurrentHashMap<>();
+  private volatile dev.versio.webhook.forward.PeerRoutes peers;
   private final ScheduledExecutorService rechecks =
       Executors.newSingleThreadScheduledExecutor(
           r -> Thread.ofPlatform().name("versio-drain").daemon().unstarted(r));
@@ -283,6 +284,19 @@ public final class RegistrySync implements AutoCloseable {
    */
   private void release(ConfigKey key, String target) {
     var previous = releasing.get(target);
+    var destination = awaitedDestination(key, target);
+    if (destination != null) {
+      if (previous == null || previous.drainingSince() != null) {
+        LOG.info(
+            "{} is now assigned to server {}, whose live replicas do not all serve {} yet: keeps"
+                + " serving",
+            key,
+            destination,
+            target);
+      }
+      releasing.put(target, new Release(key, null)); // a change of the peers re-enqueues the key
+      return;
+    }
     if (namesThisServer(target)) {
       if (previous == null || previous.drainingSince() != null) {
         LOG.info(
@@ -319,6 +333,38 @@ public final class RegistrySync implements AutoCloseable {
         key,
         serverName,
         target);
+  }
+
+  /**
+   * Behind the front, the server {@code key}'s target has moved to while that server's live
+   * replicas do not all report serving it yet (or none reports, or a report cannot be read): until
+   * then this replica keeps the plan, so a review forwarded here still converts. Null when there is
+   * no front, the config is gone, or the destination serves it.
+   */
+  private String awaitedDestination(ConfigKey key, String target) {
+    var routes = peers;
+    if (routes == null) {
+      return null;
+    }
+    var destination = compilation.assignedServer(key).orElse(null);
+    if (destination == null || destination.equals(serverName)) {
+      return null;
+    }
+    var view = routes.view(destination);
+    boolean serves =
+        view.unreadable().isEmpty()
+            && view.reportingReplicas() > 0
+            && view.servedTargets().contains(target);
+    return serves ? null : destination;
+  }
+
+  /**
+   * Behind the front: keeps a released target until the server it moved to serves it, as {@code
+   * routes} shows, and looks again whenever they change. Called before {@link #startWatching}.
+   */
+  public void followPeers(dev.versio.webhook.forward.PeerRoutes routes) {
+    this.peers = routes;
+    routes.onChange(() -> releasing.values().forEach(r -> queue.add(r.key())));
   }
 
   /**

@@ -1,8 +1,7 @@
-package dev.versio.operator.served;
+package dev.versio.api.served;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.versio.api.served.ServedTargetsCodec;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import java.time.Clock;
@@ -153,5 +152,46 @@ class ServedTargetsAggregatorTest {
     observe(parts);
 
     assertThat(aggregator.view("a").servedTargets()).hasSize(100_000);
+  }
+
+  private static List<Lease> addressed(List<Lease> leases, String address) {
+    var zero = leases.getFirst();
+    var annotations = new java.util.HashMap<>(zero.getMetadata().getAnnotations());
+    annotations.put(ServedTargetsCodec.PEER_ADDRESS, address);
+    var out = new ArrayList<>(leases);
+    out.set(
+        0,
+        new LeaseBuilder(zero).editMetadata().withAnnotations(annotations).endMetadata().build());
+    return out;
+  }
+
+  @Test
+  void reviewsAreRoutedOnlyToLiveReplicasThatPublishAnAddressAndServeTheTarget() {
+    var renewed = "2026-12-01T00:00:00Z";
+    observe(
+        addressed(leases("alpha", "alpha-0", List.of("a.x", "b.x"), renewed, 90), "10.0.0.1:9443"));
+    observe(addressed(leases("beta", "beta-0", List.of("b.x"), renewed, 90), "10.0.0.2:9443"));
+    observe(leases("beta", "beta-1", List.of("b.x", "c.x"), renewed, 90)); // an older replica
+
+    var holders = aggregator.holders();
+    assertThat(holders.get("a.x"))
+        .extracting(ServedTargetsAggregator.Peer::address)
+        .containsExactly("10.0.0.1:9443");
+    assertThat(holders.get("b.x"))
+        .extracting(ServedTargetsAggregator.Peer::replica)
+        .containsExactly("versio/alpha-0", "versio/beta-0");
+    assertThat(holders).as("a target only an unaddressed replica serves").doesNotContainKey("c.x");
+    assertThat(aggregator.liveWithoutPeerAddress(java.util.Set.of("alpha", "beta")))
+        .containsExactly("versio/beta-1");
+
+    clock.advance(Duration.ofSeconds(91));
+    observe(
+        addressed(
+            leases("beta", "beta-0", List.of("b.x"), "2026-12-01T00:01:31Z", 90), "10.0.0.2:9443"));
+    assertThat(aggregator.holders().get("b.x"))
+        .as("alpha-0 stopped renewing: no longer a route")
+        .extracting(ServedTargetsAggregator.Peer::replica)
+        .containsExactly("versio/beta-0");
+    assertThat(aggregator.liveWithoutPeerAddress(java.util.Set.of("alpha", "beta"))).isEmpty();
   }
 }

@@ -1,6 +1,5 @@
-package dev.versio.operator.served;
+package dev.versio.api.served;
 
-import dev.versio.api.served.ServedTargetsCodec;
 import dev.versio.api.served.ServedTargetsCodec.Decoded;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import java.time.Clock;
@@ -128,6 +127,89 @@ public final class ServedTargetsAggregator {
     }
     return new ServedView(
         intersection == null ? List.of() : List.copyOf(intersection), reporting, unreadable);
+  }
+
+  /**
+   * A live replica others may forward reviews to.
+   *
+   * @param replica namespace/pod
+   * @param server the ConversionWebhookServer it belongs to
+   * @param address {@code host:port} of its conversion listener
+   */
+  public record Peer(String replica, String server, String address) {
+    public Peer {
+      Objects.requireNonNull(replica, "replica");
+      Objects.requireNonNull(server, "server");
+      Objects.requireNonNull(address, "address");
+    }
+  }
+
+  /**
+   * Every target some live, readable replica with a {@linkplain ServedTargetsCodec#PEER_ADDRESS
+   * peer address} serves, with those replicas (sorted by replica). Replicas whose report cannot be
+   * read, or which publish no address, are left out: a review is never sent where no one knows it
+   * will be converted.
+   */
+  public synchronized Map<String, List<Peer>> holders() {
+    var now = clock.instant();
+    var byReplica = new TreeMap<String, List<Lease>>();
+    for (var lease : leases.values()) {
+      var replica = replicaKey(lease);
+      if (replica != null && label(lease, ServedTargetsCodec.SERVER_LABEL) != null) {
+        byReplica.computeIfAbsent(replica, k -> new ArrayList<>()).add(lease);
+      }
+    }
+    var out = new TreeMap<String, List<Peer>>();
+    for (var entry : byReplica.entrySet()) {
+      var zero = entry.getValue().stream().filter(ServedTargetsAggregator::isPartZero).findFirst();
+      if (zero.isEmpty() || !live(entry.getKey(), zero.get(), now)) {
+        continue;
+      }
+      var address = annotation(zero.get(), ServedTargetsCodec.PEER_ADDRESS);
+      if (address == null || address.isBlank()) {
+        continue;
+      }
+      if (decode(entry.getKey(), entry.getValue()) instanceof Decoded.Readable readable) {
+        var peer =
+            new Peer(
+                entry.getKey(),
+                label(zero.get(), ServedTargetsCodec.SERVER_LABEL),
+                address.strip());
+        for (var target : readable.targets()) {
+          out.computeIfAbsent(target, t -> new ArrayList<>()).add(peer);
+        }
+      }
+    }
+    out.replaceAll((t, peers) -> List.copyOf(peers));
+    return out;
+  }
+
+  /**
+   * The live replicas (namespace/pod, sorted) of {@code servers} that publish no {@linkplain
+   * ServedTargetsCodec#PEER_ADDRESS peer address}: behind a front, each of them would answer a
+   * review for a target it does not hold instead of forwarding it.
+   */
+  public synchronized List<String> liveWithoutPeerAddress(java.util.Set<String> servers) {
+    var now = clock.instant();
+    var out = new TreeSet<String>();
+    for (var lease : leases.values()) {
+      var replica = replicaKey(lease);
+      if (replica != null
+          && servers.contains(label(lease, ServedTargetsCodec.SERVER_LABEL))
+          && isPartZero(lease)
+          && live(replica, lease, now)) {
+        var address = annotation(lease, ServedTargetsCodec.PEER_ADDRESS);
+        if (address == null || address.isBlank()) {
+          out.add(replica);
+        }
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  private static String annotation(Lease lease, String name) {
+    var annotations = lease.getMetadata().getAnnotations();
+    return annotations == null ? null : annotations.get(name);
   }
 
   /** The names of the live replicas of {@code server} (namespace/pod), sorted. */

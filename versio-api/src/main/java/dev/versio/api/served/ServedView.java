@@ -1,4 +1,4 @@
-package dev.versio.operator.served;
+package dev.versio.api.served;
 
 import java.util.List;
 import java.util.Objects;

@@ -1,0 +1,205 @@
+package dev.versio.bench.handover;
+
+import dev.versio.testkit.ControlPlane;
+import dev.versio.testkit.ControlPlaneAssets;
+import dev.versio.testkit.Crds;
+import dev.versio.testkit.fleet.Widgets;
+import dev.versio.testkit.process.ProcessLedger;
+import dev.versio.testkit.tls.CertificateAuthority;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What the forwarding hop adds to one review, on loopback: two {@code versio webhook-server}
+ * processes behind the front ({@code --forward-reviews}), {@code alpha} holding the one target and
+ * {@code beta} holding nothing, and a client on one HTTP/2 connection per replica sending one small
+ * review at a time, in turn straight to alpha and to beta (which passes it on to alpha). Per round
+ * the p50 and p99 of both and their difference; the median of the rounds and their spread.
+ *
+ * <p>Usage: {@code ForwardingLatency [reviewsPerRound=5000] [rounds=5]}. Nothing else runs: this is
+ * the hop's own cost, not the cost on a loaded machine ({@link MovesUnderLoad} measures that).
+ */
+public final class ForwardingLatency {
+  private static final String NAMESPACE = "versio-system";
+  private static final String GROUP = "forward.bench.versio.dev";
+
+  private ForwardingLatency() {}
+
+  public static void main(String[] args) throws Exception {
+    int perRound = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
+    int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+    var work = Files.createTempDirectory("versio-forwarding-");
+    System.out.printf(
+        Locale.ROOT,
+        "# Versio forwarding latency, %d cores, %d reviews per round, %d rounds%n",
+        Runtime.getRuntime().availableProcessors(),
+        perRound,
+        rounds);
+    try (var controlPlane =
+            ControlPlane.start(
+                ControlPlaneAssets.locate(), work.resolve("cluster"), System.err::println);
+        var client = controlPlane.adminClient()) {
+      Crds.applyVersioCrds(client);
+      client
+          .namespaces()
+          .resource(
+              new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
+          .serverSideApply();
+      var tls = Files.createDirectories(work.resolve("tls"));
+      var ca = CertificateAuthority.create("versio-forwarding");
+      var cert = ca.issueServer("127.0.0.1", "localhost");
+      Files.writeString(tls.resolve("tls.crt"), cert.certificatePem());
+      Files.writeString(tls.resolve("tls.key"), cert.privateKeyPem());
+      Files.writeString(tls.resolve("ca.crt"), ca.material().certificatePem());
+      var crd = Widgets.crd(GROUP, "widgets", "Widget");
+      client.resource(crd).serverSideApply();
+      Crds.awaitEstablished(client, crd.getMetadata().getName());
+      var target = crd.getMetadata().getName();
+      var ledger = new ProcessLedger(ProcessLedger.defaultDirectory(), System.err::println);
+      try (var entry = ledger.open("forwarding-" + controlPlane.id());
+          var alpha = start("alpha", controlPlane, work, entry);
+          var beta = start("beta", controlPlane, work, entry)) {
+        var bundle = ca.material().certificateBase64();
+        var alphaServer = Widgets.urlServer("alpha", alpha.url(), bundle);
+        alphaServer.getSpec().isDefault = true;
+        client.resource(alphaServer).serverSideApply();
+        client.resource(Widgets.urlServer("beta", beta.url(), bundle)).serverSideApply();
+        client.resource(Widgets.renameConfig("widgets", target, "alpha")).serverSideApply();
+        var body = review().getBytes(StandardCharsets.UTF_8);
+        var direct = new Endpoint(ca, alpha.conversionPorts().getFirst(), target, body);
+        var forwarded = new Endpoint(ca, beta.conversionPorts().getFirst(), target, body);
+        direct.awaitSuccess();
+        forwarded.awaitSuccess(); // beta sees alpha's Lease
+        for (int i = 0; i < 2000; i++) { // warm-up of both JVMs and the client
+          direct.send();
+          forwarded.send();
+        }
+        var added50 = new double[rounds];
+        var added99 = new double[rounds];
+        for (int r = 0; r < rounds; r++) {
+          var d = new long[perRound];
+          var f = new long[perRound];
+          for (int i = 0; i < perRound; i++) {
+            d[i] = direct.send();
+            f[i] = forwarded.send();
+          }
+          Arrays.sort(d);
+          Arrays.sort(f);
+          double d50 = millis(d, 0.50);
+          double d99 = millis(d, 0.99);
+          double f50 = millis(f, 0.50);
+          double f99 = millis(f, 0.99);
+          added50[r] = f50 - d50;
+          added99[r] = f99 - d99;
+          System.out.printf(
+              Locale.ROOT,
+              "round %d: direct p50 %.3f ms p99 %.3f ms; forwarded p50 %.3f ms p99 %.3f ms;"
+                  + " added p50 %.3f ms p99 %.3f ms%n",
+              r + 1,
+              d50,
+              d99,
+              f50,
+              f99,
+              added50[r],
+              added99[r]);
+        }
+        Arrays.sort(added50);
+        Arrays.sort(added99);
+        System.out.printf(
+            Locale.ROOT,
+            "added by the hop: p50 median %.3f ms (%.3f–%.3f), p99 median %.3f ms (%.3f–%.3f)%n",
+            added50[rounds / 2],
+            added50[0],
+            added50[rounds - 1],
+            added99[rounds / 2],
+            added99[0],
+            added99[rounds - 1]);
+      }
+    }
+  }
+
+  private static ServerReplicas start(
+      String server, ControlPlane controlPlane, java.nio.file.Path work, ProcessLedger.Entry entry)
+      throws java.io.IOException {
+    return ServerReplicas.start(
+        server,
+        1,
+        NAMESPACE,
+        work.resolve("tls"),
+        Duration.ofSeconds(1),
+        controlPlane.kubeconfig(),
+        work.resolve("logs"),
+        entry,
+        List.of("-Xmx256m"),
+        List.of("--forward-reviews"));
+  }
+
+  private static double millis(long[] sortedNanos, double q) {
+    return sortedNanos[Math.min(sortedNanos.length - 1, (int) (q * sortedNanos.length))] / 1e6;
+  }
+
+  private static String review() {
+    return "{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"kind\":\"ConversionReview\",\"request\":{"
+        + "\"uid\":\"u\",\"desiredAPIVersion\":\""
+        + GROUP
+        + "/v1\",\"objects\":[{\"apiVersion\":\""
+        + GROUP
+        + "/v2\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"w\",\"namespace\":\"default\"},"
+        + "\"spec\":{\"replicas\":3}}]}}";
+  }
+
+  /** One replica's conversion endpoint on a connection of its own. */
+  private static final class Endpoint {
+    private final HttpClient http;
+    private final HttpRequest request;
+
+    Endpoint(CertificateAuthority ca, int port, String target, byte[] body) {
+      this.http =
+          HttpClient.newBuilder()
+              .version(HttpClient.Version.HTTP_2)
+              .sslContext(ca.trustingContext())
+              .build();
+      this.request =
+          HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/convert/" + target))
+              .header("Content-Type", "application/json")
+              .timeout(Duration.ofSeconds(10))
+              .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+              .build();
+    }
+
+    void awaitSuccess() throws Exception {
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      var last = new ArrayList<String>();
+      while (System.nanoTime() < deadline) {
+        var answer = http.send(request, HttpResponse.BodyHandlers.ofString()).body();
+        if (answer.contains("\"Success\"")) {
+          return;
+        }
+        last.add(answer);
+        Thread.sleep(250); // waiting for outside processes to compile and publish
+      }
+      throw new IllegalStateException("no successful review within 60 s: " + last.getLast());
+    }
+
+    /** One review; its latency in nanoseconds (a failed one throws). */
+    long send() throws Exception {
+      long t0 = System.nanoTime();
+      var response = http.send(request, HttpResponse.BodyHandlers.ofString());
+      long took = System.nanoTime() - t0;
+      if (response.statusCode() != 200 || !response.body().contains("\"Success\"")) {
+        throw new IllegalStateException("review failed: " + response.body());
+      }
+      return took;
+    }
+  }
+}

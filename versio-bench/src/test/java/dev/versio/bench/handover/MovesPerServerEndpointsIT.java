@@ -1,0 +1,55 @@
+package dev.versio.bench.handover;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.versio.testkit.ControlPlane;
+import dev.versio.testkit.KubeApiServerTest;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The move harness pointed at the behaviour before the shared front ({@code
+ * --per-server-endpoints}): every move repoints the target CRD. The negative control of {@link
+ * MovesUnderLoadIT}'s zero — the watch audit sees the ended watches and the written CRDs — and the
+ * guarantee of that path at 110 requests/s. A class of its own: the harness needs a fresh cluster.
+ */
+@KubeApiServerTest
+class MovesPerServerEndpointsIT {
+  @Test
+  void withPerServerEndpointsEveryMoveRewritesTheTargetCrdAndEndsItsWatches(
+      ControlPlane controlPlane, @TempDir Path workDir) throws Exception {
+    // the harness pointed at the behaviour before the front (--per-server-endpoints): the
+    // negative control showing the watch audit sees what a repoint costs, and the 110/s guarantee
+    // of that path
+    var out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+    var report =
+        MovesUnderLoad.run(
+            controlPlane, MovesUnderLoad.Settings.ci().perServerEndpoints(), workDir, out);
+
+    assertThat(report.problems()).isEmpty();
+    var traffic = report.traffic();
+    assertThat(traffic.failed())
+        .as("failed requests (causes %s, first %s)", traffic.failureCauses(), traffic.incidents())
+        .isZero();
+    assertThat(traffic.wrong()).as("wrong values: %s", traffic.incidents()).isZero();
+    assertThat(traffic.achievedPerSecond())
+        .as("sustained request rate")
+        .isGreaterThanOrEqualTo(100);
+    assertThat(report.verifiedMoves()).as("moves verified HandoverReady").isEqualTo(report.moves());
+    var watches = report.watches();
+    assertThat(watches.writtenTargets())
+        .as(
+            "target CRDs the moves wrote (before %s, after %s)",
+            watches.generationsAtStart(), watches.generationsAtEnd())
+        .isNotEmpty();
+    assertThat(watches.endedTotal())
+        .as(
+            "watches the apiserver ended while the moves wrote the CRDs: %s",
+            watches.endedWatches())
+        .isPositive();
+    assertThat(report.routes().forwarded()).as("nothing forwarded without a front").isZero();
+  }
+}

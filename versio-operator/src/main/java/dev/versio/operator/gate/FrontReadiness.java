@@ -1,0 +1,54 @@
+package dev.versio.operator.gate;
+
+import dev.versio.api.served.ServedTargetsAggregator;
+import dev.versio.api.server.ConversionWebhookServer;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+/**
+ * Whether the shared front can take a target: every live replica behind it must pass on reviews for
+ * targets it does not hold (it publishes a peer address), or a review the front sends to it would
+ * fail. A target is pointed at the front only when this holds — the one-time move of a target from
+ * its server's own endpoint onto the front goes through the handover gate like any move.
+ */
+public final class FrontReadiness {
+  private final String frontUrl;
+  private final Supplier<java.util.List<ConversionWebhookServer>> servers;
+  private final ServedTargetsAggregator served;
+
+  /**
+   * @param frontUrl the front's base URL (null: there is no front, nothing is ever held)
+   */
+  public FrontReadiness(
+      String frontUrl,
+      Supplier<java.util.List<ConversionWebhookServer>> servers,
+      ServedTargetsAggregator served) {
+    this.frontUrl = frontUrl;
+    this.servers = servers;
+    this.served = served;
+  }
+
+  /** What keeps a move onto {@code destinationUrl} waiting, if it is the front's; else empty. */
+  public Optional<String> problem(String destinationUrl) {
+    if (frontUrl == null || destinationUrl == null || !destinationUrl.startsWith(frontUrl + "/")) {
+      return Optional.empty();
+    }
+    var behind =
+        servers.get().stream()
+            .filter(s -> !s.isIsolated() && s.getSpec() != null && s.getSpec().url != null)
+            .map(s -> s.getMetadata().getName())
+            .collect(Collectors.toSet());
+    var lacking = served.liveWithoutPeerAddress(behind);
+    if (lacking.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "waiting: "
+            + lacking.size()
+            + " live replica(s) behind the front do not forward reviews yet ("
+            + String.join(", ", lacking.subList(0, Math.min(5, lacking.size())))
+            + (lacking.size() > 5 ? ", …" : "")
+            + "); run them with --forward-reviews");
+  }
+}
