@@ -7,11 +7,17 @@
 #   hack/moves-under-load.sh --duration 0s --no-handover-gate     # negative control: gate bypassed
 #   hack/moves-under-load.sh --duration 0s --drain 0s             # negative control: no drain
 #   hack/moves-under-load.sh --duration 0s --per-server-endpoints # no shared front: moves write CRDs
+#   hack/moves-under-load.sh forwarding-latency [REVIEWS [ROUNDS]] # the forwarding hop alone
 # Every replica sits behind one shared front (operator --front-url, replicas --forward-reviews)
 # unless --per-server-endpoints is given.
 # Flags: --duration D (0s = one cycle) --rate R --drain D --no-handover-gate --per-server-endpoints --replicas N
 #        --per-type N --warm-up D --dwell D --pause D --out FILE.json
 set -Eeuo pipefail
+main=dev.versio.bench.handover.MovesUnderLoad
+if [[ "${1:-}" == forwarding-latency ]]; then
+  main=dev.versio.bench.handover.ForwardingLatency
+  shift
+fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 . hack/lib/java.sh
@@ -38,4 +44,4 @@ for entry in "${entries[@]}"; do
 done
 "$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED \
   -Xmx1g -Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener \
-  -cp "$cp" dev.versio.bench.handover.MovesUnderLoad "$@"
+  -cp "$cp" "$main" "$@"

@@ -778,8 +778,12 @@ public final class MovesUnderLoad {
               .collect(java.util.stream.Collectors.joining("; ")));
     }
     say(
-        "reviews per replica: %s; connections per replica: %s",
-        report.reviewsPerReplica(), report.connectionsPerReplica());
+        "reviews per replica: %s; connections per replica: %s%s",
+        report.reviewsPerReplica(),
+        report.connectionsPerReplica(),
+        front == null
+            ? ""
+            : "; connections through the front per replica: " + front.connectionsPerBackend());
     var repoint =
         report.steps().stream()
             .filter(s -> !s.expected().isEmpty())
