@@ -259,6 +259,16 @@ public final class OperatorCommand implements Callable<Integer> {
   String frontUrl;
 
   @Option(
+      names = "--service-front",
+      description =
+          "Service mode: put the replicas of every server that is not spec.isolated (and whose"
+              + " certificate the operator issues) behind one Service per namespace,"
+              + " versio-webhook-front, and let them forward reviews to the replica that holds the"
+              + " target. Targets are pointed at the front once; moves between those servers then"
+              + " leave the target CRDs alone. Off by default.")
+  boolean serviceFront;
+
+  @Option(
       names = "--operator-service-account",
       defaultValue = "${env:POD_SERVICE_ACCOUNT:-}",
       paramLabel = "NAME",
@@ -387,6 +397,7 @@ public final class OperatorCommand implements Callable<Integer> {
         .targetGroups(trimmed(targetGroups))
         .allowUrlMode(allowUrlMode)
         .frontUrl(frontUrl)
+        .serviceFront(serviceFront)
         .reconcileThreads(reconcileThreads)
         .coordination(coordination())
         .build();

@@ -64,7 +64,8 @@ public record OperatorOptions(
     java.util.List<String> targetGroups,
     boolean allowUrlMode,
     dev.versio.operator.tls.InstallationCa.Policy webhookCa,
-    String frontUrl) {
+    String frontUrl,
+    boolean serviceFront) {
 
   public static final double DEFAULT_FANOUT_QPS = 50.0;
 
@@ -210,6 +211,7 @@ public record OperatorOptions(
     b.allowUrlMode = allowUrlMode;
     b.webhookCa = webhookCa;
     b.frontUrl = frontUrl;
+    b.serviceFront = serviceFront;
     return b;
   }
 
@@ -236,6 +238,7 @@ public record OperatorOptions(
     private java.util.List<String> targetGroups = java.util.List.of();
     private boolean allowUrlMode;
     private String frontUrl;
+    private boolean serviceFront;
     private dev.versio.operator.tls.InstallationCa.Policy webhookCa =
         dev.versio.operator.tls.InstallationCa.Policy.DEFAULT;
 
@@ -322,7 +325,14 @@ public record OperatorOptions(
           targetGroups,
           allowUrlMode,
           webhookCa,
-          frontUrl);
+          frontUrl,
+          serviceFront);
+    }
+
+    /** Service mode: shared servers behind their namespace's front Service. */
+    public Builder serviceFront(boolean value) {
+      serviceFront = value;
+      return this;
     }
 
     /** URL mode: the stable front of every shared URL-mode server (null: none). */

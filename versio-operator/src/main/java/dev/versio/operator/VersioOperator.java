@@ -167,7 +167,11 @@ public final class VersioOperator implements AutoCloseable {
             clock,
             options.handoverGrace(),
             new dev.versio.operator.gate.FrontReadiness(
-                options.frontUrl(), cache::servers, servedAggregator));
+                options.frontUrl(),
+                options.serviceFront(),
+                options.namespace(),
+                cache::servers,
+                servedAggregator));
     HandoverGate handover = handoverGate != null ? handoverGate : servedGate;
     operator =
         new Operator(

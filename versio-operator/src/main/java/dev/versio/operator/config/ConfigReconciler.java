@@ -16,6 +16,7 @@ import dev.versio.operator.gate.CaBundleSource;
 import dev.versio.operator.gate.HandoverGate;
 import dev.versio.operator.gate.ServerReadyGate;
 import dev.versio.operator.metrics.OperatorMetrics;
+import dev.versio.operator.server.children.WebhookServerChildren;
 import dev.versio.operator.status.Analysis;
 import dev.versio.operator.status.Conditions;
 import dev.versio.operator.status.ConfigStatusPolicy;
@@ -693,6 +694,13 @@ public abstract class ConfigReconciler<
             options.frontUrl() != null && !server.isIsolated()
                 ? options.frontUrl()
                 : serverSpec.url,
+            target);
+      }
+      if (WebhookServerChildren.behindFront(server, options.serviceFront())) {
+        return ConversionPatch.Endpoint.service(
+            CaBundleSource.namespaceOf(server, options.namespace()),
+            WebhookServerChildren.FRONT_SERVICE,
+            443,
             target);
       }
       int port =

@@ -14,29 +14,57 @@ import java.util.stream.Collectors;
  */
 public final class FrontReadiness {
   private final String frontUrl;
+  private final boolean serviceFront;
+  private final String operatorNamespace;
   private final Supplier<java.util.List<ConversionWebhookServer>> servers;
   private final ServedTargetsAggregator served;
 
   /**
-   * @param frontUrl the front's base URL (null: there is no front, nothing is ever held)
+   * @param frontUrl the URL-mode front's base URL (null: none)
+   * @param serviceFront whether Service-mode servers sit behind their namespace's front Service
+   * @param operatorNamespace where a server without {@code spec.namespace} runs
    */
   public FrontReadiness(
       String frontUrl,
+      boolean serviceFront,
+      String operatorNamespace,
       Supplier<java.util.List<ConversionWebhookServer>> servers,
       ServedTargetsAggregator served) {
     this.frontUrl = frontUrl;
+    this.serviceFront = serviceFront;
+    this.operatorNamespace = operatorNamespace;
     this.servers = servers;
     this.served = served;
   }
 
-  /** What keeps a move onto {@code destinationUrl} waiting, if it is the front's; else empty. */
+  /** What keeps a move onto {@code destinationUrl} waiting, if it is a front's; else empty. */
   public Optional<String> problem(String destinationUrl) {
-    if (frontUrl == null || destinationUrl == null || !destinationUrl.startsWith(frontUrl + "/")) {
+    if (destinationUrl == null) {
+      return Optional.empty();
+    }
+    java.util.function.Predicate<ConversionWebhookServer> behindThisFront;
+    if (frontUrl != null && destinationUrl.startsWith(frontUrl + "/")) {
+      behindThisFront = s -> !s.isIsolated() && s.getSpec() != null && s.getSpec().url != null;
+    } else if (serviceFront
+        && destinationUrl.startsWith(
+            "https://"
+                + dev.versio.operator.server.children.WebhookServerChildren.FRONT_SERVICE
+                + ".")) {
+      var labels = destinationUrl.substring("https://".length()).split("[:/]")[0].split("\\.");
+      if (labels.length < 2) {
+        return Optional.empty();
+      }
+      var namespace = labels[1];
+      behindThisFront =
+          s ->
+              dev.versio.operator.server.children.WebhookServerChildren.behindFront(s, true)
+                  && namespace.equals(CaBundleSource.namespaceOf(s, operatorNamespace));
+    } else {
       return Optional.empty();
     }
     var behind =
         servers.get().stream()
-            .filter(s -> !s.isIsolated() && s.getSpec() != null && s.getSpec().url != null)
+            .filter(behindThisFront)
             .map(s -> s.getMetadata().getName())
             .collect(Collectors.toSet());
     var lacking = served.liveWithoutPeerAddress(behind);

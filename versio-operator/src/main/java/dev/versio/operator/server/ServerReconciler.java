@@ -99,7 +99,8 @@ public final class ServerReconciler
       Clock clock) {
     this.served = served;
     this.childApis = childApis;
-    this.children = new WebhookServerChildren(childApis, options.webhookServerImage());
+    this.children =
+        new WebhookServerChildren(childApis, options.webhookServerImage(), options.serviceFront());
     this.cache = cache;
     this.writer = writer;
     this.triggers = triggers;
@@ -164,10 +165,19 @@ public final class ServerReconciler
     var namespace = CaBundleSource.namespaceOf(server, options.namespace());
     var spec = server.getSpec() == null ? new ConversionWebhookServerSpec() : server.getSpec();
     if (ServerCertificate.managedByOperator(spec)) {
-      ensureCertificate(server, namespace, ServerCertificate.of(name, namespace, spec));
+      ensureCertificate(
+          server,
+          namespace,
+          ServerCertificate.of(
+              name,
+              namespace,
+              spec,
+              WebhookServerChildren.behindFront(server, options.serviceFront())));
     }
     var desired = children.of(server, namespace);
-    var fingerprint = SERIALIZATION.asJson(desired.inApplyOrder());
+    var fingerprint =
+        SERIALIZATION.asJson(desired.inApplyOrder())
+            + desired.front().map(SERIALIZATION::asJson).orElse("");
     var now = clock.instant();
     var last = applied.get(name);
     if (last != null
@@ -178,6 +188,11 @@ public final class ServerReconciler
     for (var child : desired.inApplyOrder()) {
       writer.applyChild(server, child);
     }
+    // shared by the namespace's servers: each applies it as its own manager, so its owner
+    // reference is its own entry and none removes another's
+    desired
+        .front()
+        .ifPresent(front -> writer.applyChild(server, front, "versio-operator-front-" + name));
     var child = WebhookServerChildren.childName(name);
     if (desired.autoscaler().isEmpty()) {
       deleteIfPresent(server, childApis.hpa(), "HorizontalPodAutoscaler", namespace, child);

@@ -170,17 +170,21 @@ public final class ClusterWriter {
    * force): the fields the operator sets are its own, any edit of them is taken back.
    */
   public void applyChild(HasMetadata owner, HasMetadata child) {
+    applyChild(owner, child, ConversionPatch.FIELD_MANAGER);
+  }
+
+  /**
+   * As above with a field manager of the owner's own, for a child several owners apply together
+   * (each keeps its own owner reference in it).
+   */
+  public void applyChild(HasMetadata owner, HasMetadata child, String fieldManager) {
     asOwner(
         owner,
         stamp -> {
           stamp(child, stamp);
           boolean ok = false;
           try {
-            client
-                .resource(child)
-                .fieldManager(ConversionPatch.FIELD_MANAGER)
-                .forceConflicts()
-                .serverSideApply();
+            client.resource(child).fieldManager(fieldManager).forceConflicts().serverSideApply();
             ok = true;
             return child;
           } finally {

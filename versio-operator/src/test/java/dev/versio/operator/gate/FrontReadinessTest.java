@@ -55,7 +55,7 @@ class FrontReadinessTest {
   @Test
   void aMoveOntoTheFrontWaitsWhileAReplicaBehindItDoesNotForward() {
     var servers = List.of(urlServer("alpha", false), urlServer("tenant", true));
-    var front = new FrontReadiness(FRONT, () -> servers, served);
+    var front = new FrontReadiness(FRONT, false, "versio", () -> servers, served);
     replica("alpha", "alpha-0", "127.0.0.1:9001");
     replica("alpha", "alpha-1", null);
     replica("tenant", "tenant-0", null); // isolated: the front never sends it anything
@@ -73,7 +73,8 @@ class FrontReadinessTest {
   @Test
   void withoutAFrontNothingIsHeld() {
     replica("alpha", "alpha-0", null);
-    var front = new FrontReadiness(null, () -> List.of(urlServer("alpha", false)), served);
+    var front =
+        new FrontReadiness(null, false, "versio", () -> List.of(urlServer("alpha", false)), served);
     assertThat(front.problem(FRONT + "/convert/a.x")).isEmpty();
   }
 }

@@ -42,12 +42,20 @@ public record ServerCertificate(List<String> hosts, Duration validity, Duration 
   /** The certificate of server {@code name} whose children live in {@code namespace}. */
   public static ServerCertificate of(
       String name, String namespace, ConversionWebhookServerSpec spec) {
-    var service = WebhookServerChildren.childName(name);
+    return of(name, namespace, spec, false);
+  }
+
+  /**
+   * As above; {@code behindFront}: the names of the namespace's front Service too, which the
+   * apiserver calls for every shared server's targets.
+   */
+  public static ServerCertificate of(
+      String name, String namespace, ConversionWebhookServerSpec spec, boolean behindFront) {
     var hosts = new LinkedHashSet<String>();
-    hosts.add(service);
-    hosts.add(service + "." + namespace);
-    hosts.add(service + "." + namespace + ".svc");
-    hosts.add(service + "." + namespace + ".svc.cluster.local");
+    serviceNames(WebhookServerChildren.childName(name), namespace, hosts);
+    if (behindFront) {
+      serviceNames(WebhookServerChildren.FRONT_SERVICE, namespace, hosts);
+    }
     var certificate = spec.certificate;
     if (certificate != null && certificate.dnsNames != null) {
       hosts.addAll(certificate.dnsNames);
@@ -61,6 +69,13 @@ public record ServerCertificate(List<String> hosts, Duration validity, Duration 
             ? DEFAULT_RENEW_BEFORE
             : duration(
                 "spec.certificate.renewBefore", certificate.renewBefore, DEFAULT_RENEW_BEFORE));
+  }
+
+  private static void serviceNames(String service, String namespace, LinkedHashSet<String> hosts) {
+    hosts.add(service);
+    hosts.add(service + "." + namespace);
+    hosts.add(service + "." + namespace + ".svc");
+    hosts.add(service + "." + namespace + ".svc.cluster.local");
   }
 
   /** {@code 2160h}, {@code 90d}, {@code 30m} or {@code 45s}; null means {@code fallback}. */

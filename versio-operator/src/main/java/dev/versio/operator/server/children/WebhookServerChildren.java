@@ -65,6 +65,13 @@ import java.util.Optional;
  */
 public final class WebhookServerChildren {
   public static final String READER_CLUSTER_ROLE = "versio-webhook-server";
+
+  /** The Service in front of every shared server's replicas of a namespace (Service mode). */
+  public static final String FRONT_SERVICE = "versio-webhook-front";
+
+  /** The pod label the front Service selects. */
+  public static final String FRONT_LABEL = "versio.dev/front";
+
   public static final int CONVERSION_PORT = 9443;
 
   /** The replicas' plain-HTTP health and metrics port (not 8443, which reads as HTTPS). */
@@ -95,8 +102,12 @@ public final class WebhookServerChildren {
       Deployment deployment,
       Optional<GenericKubernetesResource> autoscaler,
       Optional<GenericKubernetesResource> disruptionBudget,
-      Optional<GenericKubernetesResource> certificate) {
-    /** The children in the order they are applied (what the pods need comes first). */
+      Optional<GenericKubernetesResource> certificate,
+      Optional<Service> front) {
+    /**
+     * The children in the order they are applied (what the pods need comes first); the front
+     * Service, shared with the other servers of the namespace, is applied on its own.
+     */
     public List<HasMetadata> inApplyOrder() {
       var out = new ArrayList<HasMetadata>();
       certificate.ifPresent(out::add); // the Secret the pods mount comes from it
@@ -112,14 +123,37 @@ public final class WebhookServerChildren {
 
   private final ChildApis apis;
   private final String defaultImage;
+  private final boolean serviceFront;
 
   /**
    * @param defaultImage the image of replicas whose server names none: the operator's own (Versio
    *     ships one image for both commands)
    */
   public WebhookServerChildren(ChildApis apis, String defaultImage) {
+    this(apis, defaultImage, false);
+  }
+
+  /**
+   * @param serviceFront whether shared servers sit behind the namespace's front Service ({@code
+   *     versio operator --service-front})
+   */
+  public WebhookServerChildren(ChildApis apis, String defaultImage, boolean serviceFront) {
     this.apis = Objects.requireNonNull(apis, "apis");
     this.defaultImage = Objects.requireNonNull(defaultImage, "defaultImage");
+    this.serviceFront = serviceFront;
+  }
+
+  /**
+   * Whether {@code server}'s replicas sit behind its namespace's front Service: the front is on,
+   * the server runs in Service mode, is not {@code spec.isolated}, and its certificate comes from
+   * the operator (signed by the installation CA, like every other replica's behind the front).
+   */
+  public static boolean behindFront(ConversionWebhookServer server, boolean serviceFront) {
+    var spec = server.getSpec() == null ? new ConversionWebhookServerSpec() : server.getSpec();
+    return serviceFront
+        && spec.url == null
+        && !server.isIsolated()
+        && ServerCertificate.managedByOperator(spec);
   }
 
   /** The children of {@code server}, in {@code namespace}. */
@@ -129,6 +163,7 @@ public final class WebhookServerChildren {
     var child = childName(name);
     var owner = owner(server);
     var labels = labels(name);
+    boolean front = behindFront(server, serviceFront);
     var account = spec.serviceAccountName != null ? spec.serviceAccountName : child;
     ServiceAccount serviceAccount =
         spec.serviceAccountName != null
@@ -143,7 +178,11 @@ public final class WebhookServerChildren {
             .addNewRule()
             .withApiGroups("coordination.k8s.io")
             .withResources("leases")
-            .withVerbs("get", "create", "update", "delete")
+            .withVerbs(
+                front
+                    // behind the front a replica reads its peers' Leases to find who holds what
+                    ? List.of("get", "list", "watch", "create", "update", "delete")
+                    : List.of("get", "create", "update", "delete"))
             .endRule()
             .build();
     var roleBinding =
@@ -192,10 +231,40 @@ public final class WebhookServerChildren {
         roleBinding,
         readerBinding,
         service,
-        deployment(server, spec, namespace, account, labels, owner),
+        deployment(server, spec, namespace, account, labels, owner, front),
         autoscaler(spec, child, namespace, owner),
         disruptionBudget(spec, name, child, namespace, owner),
-        certificate(spec, name, child, namespace, owner));
+        certificate(spec, name, child, namespace, owner),
+        front ? Optional.of(frontService(server, namespace)) : Optional.empty());
+  }
+
+  /**
+   * The front Service of {@code namespace}: port 443 to the conversion port of every pod labelled
+   * {@value #FRONT_LABEL}. Each server behind it applies it with a field manager of its own and
+   * adds itself as a (non-controller) owner, so it goes when the last of them goes.
+   */
+  private static Service frontService(ConversionWebhookServer server, String namespace) {
+    var owner = owner(server);
+    owner.setController(false);
+    owner.setBlockOwnerDeletion(false);
+    return new ServiceBuilder()
+        .withNewMetadata()
+        .withName(FRONT_SERVICE)
+        .withNamespace(namespace)
+        .withLabels(Map.of(NAME_LABEL, "versio-webhook-front", MANAGED_BY_LABEL, "versio-operator"))
+        .withOwnerReferences(owner)
+        .endMetadata()
+        .withNewSpec()
+        .withType("ClusterIP")
+        .withSelector(Map.of(FRONT_LABEL, "true"))
+        .addNewPort()
+        .withName("conversion")
+        .withPort(443)
+        .withTargetPort(new IntOrString("conversion"))
+        .withProtocol("TCP")
+        .endPort()
+        .endSpec()
+        .build();
   }
 
   /**
@@ -213,7 +282,7 @@ public final class WebhookServerChildren {
     if (ServerCertificate.managedByOperator(spec) || !apis.certManager()) {
       return Optional.empty();
     }
-    var wanted = ServerCertificate.of(name, namespace, spec);
+    var wanted = ServerCertificate.of(name, namespace, spec, false);
     var issuer = spec.certificate.issuerRef;
     var body = new LinkedHashMap<String, Object>();
     body.put("secretName", child + "-tls");
@@ -261,7 +330,8 @@ public final class WebhookServerChildren {
       String namespace,
       String account,
       Map<String, String> labels,
-      OwnerReference owner) {
+      OwnerReference owner,
+      boolean front) {
     var name = server.getMetadata().getName();
     var child = childName(name);
     var podLabels = new LinkedHashMap<String, String>();
@@ -269,6 +339,9 @@ public final class WebhookServerChildren {
       podLabels.putAll(spec.podLabels);
     }
     podLabels.putAll(labels); // Versio's own labels win: the selector depends on them
+    if (front) {
+      podLabels.put(FRONT_LABEL, "true"); // the front Service selects it
+    }
     var args = new ArrayList<>(List.of("webhook-server", "--server-name", name));
     args.addAll(List.of("--tls-cert-dir", "/tls"));
     args.addAll(List.of("--bind-address", "0.0.0.0"));
@@ -278,10 +351,17 @@ public final class WebhookServerChildren {
     if (selector != null) {
       args.addAll(List.of("--config-selector", selector));
     }
+    if (front) {
+      // peers reach it at $POD_IP:9443 and trust /tls/ca.crt, the installation CA
+      args.add("--forward-reviews");
+    }
     if (spec.extraArgs != null) {
       args.addAll(spec.extraArgs);
     }
     var env = new ArrayList<EnvVar>();
+    if (front) {
+      env.add(fieldRef("POD_IP", "status.podIP"));
+    }
     env.add(fieldRef("POD_NAME", "metadata.name"));
     env.add(fieldRef("POD_UID", "metadata.uid"));
     env.add(fieldRef("POD_NAMESPACE", "metadata.namespace"));

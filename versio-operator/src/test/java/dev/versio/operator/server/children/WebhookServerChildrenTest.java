@@ -329,4 +329,62 @@ class WebhookServerChildrenTest {
     assertThat(service.getMetadata().getAnnotations()).containsEntry("a", "b");
     assertThat(service.getSpec().getSelector()).isEqualTo(WebhookServerChildren.selector("main"));
   }
+
+  @Test
+  void behindTheFrontASharedServerIsSelectedByTheFrontServiceForwardsAndReadsItsPeersLeases() {
+    var front = new WebhookServerChildren(ChildApis.NEWEST, "registry.example/versio:1.0", true);
+    var children = front.of(server("main"), "ops");
+
+    var pod = children.deployment().getSpec().getTemplate();
+    assertThat(pod.getMetadata().getLabels())
+        .containsEntry(WebhookServerChildren.FRONT_LABEL, "true");
+    assertThat(children.deployment().getSpec().getSelector().getMatchLabels())
+        .as("the Deployment's own selector is unchanged (it cannot change in place)")
+        .doesNotContainKey(WebhookServerChildren.FRONT_LABEL);
+    assertThat(container(children.deployment()).getArgs()).contains("--forward-reviews");
+    assertThat(container(children.deployment()).getEnv())
+        .anySatisfy(
+            e -> {
+              assertThat(e.getName()).isEqualTo("POD_IP");
+              assertThat(e.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("status.podIP");
+            });
+    assertThat(children.leaseRole().getRules().getFirst().getVerbs()).contains("list", "watch");
+
+    var service = children.front().orElseThrow();
+    assertThat(service.getMetadata().getName()).isEqualTo(WebhookServerChildren.FRONT_SERVICE);
+    assertThat(service.getMetadata().getNamespace()).isEqualTo("ops");
+    assertThat(service.getSpec().getSelector())
+        .isEqualTo(Map.of(WebhookServerChildren.FRONT_LABEL, "true"));
+    assertThat(service.getSpec().getPorts().getFirst().getPort()).isEqualTo(443);
+    var owner = service.getMetadata().getOwnerReferences().getFirst();
+    assertThat(owner.getController())
+        .as("several servers own the front; none of them controls it")
+        .isFalse();
+    assertThat(ServerCertificate.of("main", "ops", server("main").getSpec(), true).hosts())
+        .contains("versio-webhook-front.ops.svc", "main-webhook-server.ops.svc");
+  }
+
+  @Test
+  void anIsolatedServerACertManagerServerAndAUrlServerKeepTheirOwnEndpoint() {
+    var front = new WebhookServerChildren(ChildApis.NEWEST, "registry.example/versio:1.0", true);
+    var isolated = server("tenant");
+    isolated.getSpec().isolated = true;
+    var certManager = server("cm");
+    certManager.getSpec().certificate = new ConversionWebhookServerSpec.Certificate();
+    certManager.getSpec().certificate.issuerRef = new ConversionWebhookServerSpec.IssuerRef();
+    certManager.getSpec().certificate.issuerRef.name = "ca-issuer";
+    for (var s : java.util.List.of(isolated, certManager)) {
+      var children = front.of(s, "ops");
+      assertThat(children.front()).as(s.getMetadata().getName()).isEmpty();
+      assertThat(container(children.deployment()).getArgs()).doesNotContain("--forward-reviews");
+      assertThat(children.leaseRole().getRules().getFirst().getVerbs())
+          .doesNotContain("list", "watch");
+    }
+    var url = server("dev");
+    url.getSpec().url = "https://127.0.0.1:9443";
+    assertThat(WebhookServerChildren.behindFront(url, true)).isFalse();
+    assertThat(WebhookServerChildren.behindFront(server("main"), false))
+        .as("the front is off unless asked for")
+        .isFalse();
+  }
 }
