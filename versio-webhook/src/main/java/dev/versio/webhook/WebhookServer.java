@@ -214,7 +214,7 @@ public final class WebhookServer implements AutoCloseable {
     long listenerStarted = System.nanoTime();
     if (peers != null) {
       peers.start(client, publication.identity().namespace());
-      sync.followPeers(peers);
+      sync.followPeers(peers, publication.identity().namespace());
       forwarder = new ReviewForwarder(vertx, peers, forwarding, publication.identity().podName());
     }
     var endpoint =

@@ -17,7 +17,40 @@ import java.util.function.Function;
  * deleted. Pure.
  */
 public final class EndpointMatch {
+  /** The Service in front of every shared server's replicas of a namespace (Service mode). */
+  public static final String FRONT_SERVICE = "versio-webhook-front";
+
   private EndpointMatch() {}
+
+  /**
+   * Whether a target's live {@code spec.conversion} sends its reviews to a shared front rather than
+   * to one server: the Service {@value #FRONT_SERVICE} of {@code namespace}, or a URL ending in
+   * {@code /convert/<target>} that is no server's own {@code spec.url} (URL mode's front).
+   */
+  public static boolean namesFront(
+      JsonNode definition,
+      String target,
+      Collection<ConversionWebhookServer> servers,
+      String namespace) {
+    if (definition == null) {
+      return false;
+    }
+    var conversion = definition.path("spec").path("conversion");
+    if (!"Webhook".equals(conversion.path("strategy").asText(""))) {
+      return false;
+    }
+    var clientConfig = conversion.path("webhook").path("clientConfig");
+    var service = clientConfig.path("service");
+    if (!service.isMissingNode()) {
+      return FRONT_SERVICE.equals(service.path("name").asText(""))
+          && namespace.equals(service.path("namespace").asText(""));
+    }
+    var url = clientConfig.path("url").asText("");
+    if (!url.endsWith("/convert/" + target)) {
+      return false;
+    }
+    return servers.stream().noneMatch(s -> names(s, definition));
+  }
 
   /**
    * @param definition the CRD or XRD as JSON (only {@code spec.conversion} is read)

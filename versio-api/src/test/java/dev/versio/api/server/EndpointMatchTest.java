@@ -90,6 +90,31 @@ class EndpointMatchTest {
   }
 
   /** Minimal configs naming a target. */
+  @Test
+  void aTargetNamesTheFrontByItsNamespacesFrontServiceOrAUrlThatIsNoServersOwn() throws Exception {
+    var servers = java.util.List.of(server("a", "https://127.0.0.1:9443"));
+    var front =
+        crd(
+            "{\"service\": {\"namespace\": \"ops\", \"name\": \"versio-webhook-front\","
+                + " \"path\": \"/convert/w.example.com\"}}");
+    assertThat(EndpointMatch.namesFront(front, "w.example.com", servers, "ops")).isTrue();
+    assertThat(EndpointMatch.namesFront(front, "w.example.com", servers, "other"))
+        .as("another namespace's front")
+        .isFalse();
+    var own = crd("{\"service\": {\"namespace\": \"ops\", \"name\": \"a-webhook-server\"}}");
+    assertThat(EndpointMatch.namesFront(own, "w.example.com", servers, "ops")).isFalse();
+
+    var urlFront = crd("{\"url\": \"https://127.0.0.1:8443/convert/w.example.com\"}");
+    assertThat(EndpointMatch.namesFront(urlFront, "w.example.com", servers, "ops")).isTrue();
+    var serverUrl = crd("{\"url\": \"https://127.0.0.1:9443/convert/w.example.com\"}");
+    assertThat(EndpointMatch.namesFront(serverUrl, "w.example.com", servers, "ops"))
+        .as("server a's own URL")
+        .isFalse();
+    assertThat(EndpointMatch.namesFront(urlFront, "other.example.com", servers, "ops"))
+        .as("a path for another target")
+        .isFalse();
+  }
+
   private static final class Widgets {
     static dev.versio.api.config.CRDConversionConfig config(String name, String target) {
       var c = new dev.versio.api.config.CRDConversionConfig();

@@ -37,6 +37,17 @@ public final class FrontReadiness {
     this.served = served;
   }
 
+  /** Whether {@code url} is a front's endpoint (URL mode's, or a namespace's front Service). */
+  public boolean isFront(String url) {
+    return url != null
+        && (frontUrl != null && url.startsWith(frontUrl + "/")
+            || serviceFront
+                && url.startsWith(
+                    "https://"
+                        + dev.versio.operator.server.children.WebhookServerChildren.FRONT_SERVICE
+                        + "."));
+  }
+
   /** What keeps a move onto {@code destinationUrl} waiting, if it is a front's; else empty. */
   public Optional<String> problem(String destinationUrl) {
     if (destinationUrl == null) {
@@ -67,6 +78,22 @@ public final class FrontReadiness {
             .filter(behindThisFront)
             .map(s -> s.getMetadata().getName())
             .collect(Collectors.toSet());
+    if (frontUrl != null && destinationUrl.startsWith(frontUrl + "/")) {
+      // the apiserver verifies whichever replica the front picks with the one caBundle
+      var bundles =
+          servers.get().stream()
+              .filter(behindThisFront)
+              .map(s -> String.valueOf(s.getSpec().caBundle))
+              .distinct()
+              .count();
+      if (bundles > 1) {
+        return Optional.of(
+            "waiting: the servers behind the front have "
+                + bundles
+                + " different spec.caBundle values; give them one CA, as the front's clients"
+                + " verify every replica with one bundle");
+      }
+    }
     var lacking = served.liveWithoutPeerAddress(behind);
     if (lacking.isEmpty()) {
       return Optional.empty();

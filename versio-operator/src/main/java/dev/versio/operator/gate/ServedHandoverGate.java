@@ -56,7 +56,7 @@ public final class ServedHandoverGate implements HandoverGate {
         HandoverPolicy.judge(
             target,
             server,
-            previous == null ? null : previous.servedBy,
+            lastServer(previous, lastAppliedUrl),
             lastAppliedUrl,
             destinationUrl,
             served.view(server),
@@ -84,6 +84,21 @@ public final class ServedHandoverGate implements HandoverGate {
       waiters.computeIfAbsent(kind, k -> ConcurrentHashMap.newKeySet()).add(config);
     }
     return verdict;
+  }
+
+  /**
+   * The server that serves the target now: {@code status.servedBy}; when that is missing (written
+   * by an operator that did not know it) at a front's URL, unknown — never equal to a destination,
+   * so the move is judged rather than taken for none.
+   */
+  private String lastServer(ConversionConfigStatus previous, String lastAppliedUrl) {
+    if (previous == null) {
+      return null;
+    }
+    if (previous.servedBy == null && front != null && front.isFront(lastAppliedUrl)) {
+      return "";
+    }
+    return previous.servedBy;
   }
 
   /** The configs of {@code kind} whose move onto {@code server} is held. */

@@ -105,18 +105,16 @@ public final class PeerRoutes implements AutoCloseable {
   /** Rebuilds the snapshot now and tells the listeners (package-private for tests). */
   void rebuild() {
     try {
-      var next = aggregator.holders();
-      boolean changed = !next.equals(holders);
-      holders = next;
-      if (changed) {
-        listeners.forEach(Runnable::run);
-      }
+      holders = aggregator.holders();
+      // every rebuild, not only when the holders changed: what a release waits for (a view of the
+      // destination) may change with liveness alone
+      listeners.forEach(Runnable::run);
     } catch (RuntimeException e) {
       LOG.warn("cannot rebuild the routes to peer replicas: {}", e.toString());
     }
   }
 
-  /** Called (on the routes' thread) whenever the holders of some target changed. */
+  /** Called (on the routes' thread) after every rebuild: a Lease changed, or a second passed. */
   public void onChange(Runnable listener) {
     listeners.add(listener);
   }

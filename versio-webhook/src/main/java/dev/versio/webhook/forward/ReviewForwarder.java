@@ -90,13 +90,27 @@ public final class ReviewForwarder implements AutoCloseable {
             options, new PoolOptions().setHttp2MaxSize(1).setMaxWaitQueueSize(QUEUE_PER_PEER));
   }
 
+  /**
+   * The peer CA as read now: by value, not by path, so that a changed file makes options that
+   * differ (Vert.x keeps SSL contexts per equal options).
+   */
   private PemTrustOptions trust() {
-    return new PemTrustOptions().addCertPath(forwarding.peerCa().toString());
+    try {
+      return new PemTrustOptions()
+          .addCertValue(Buffer.buffer(java.nio.file.Files.readAllBytes(forwarding.peerCa())));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(
+          "cannot read the peer CA " + forwarding.peerCa() + " (--peer-ca)", e);
+    }
   }
 
   /** Reads the peer CA file again (a CA rotation adds a CA to it before any leaf uses it). */
   public Future<Boolean> reloadTrust() {
-    return client.updateSSLOptions(new ClientSSLOptions().setTrustOptions(trust()));
+    try {
+      return client.updateSSLOptions(new ClientSSLOptions().setTrustOptions(trust()));
+    } catch (RuntimeException e) {
+      return Future.failedFuture(e);
+    }
   }
 
   /** Whether some other live replica holds {@code target}. */
@@ -147,24 +161,19 @@ public final class ReviewForwarder implements AutoCloseable {
       return;
     }
     var peer = holders.get((start + attempt) % holders.size());
-    int colon = peer.address().lastIndexOf(':');
-    var host = peer.address().substring(0, colon);
-    if (host.startsWith("[") && host.endsWith("]")) {
-      host = host.substring(1, host.length() - 1);
+    Future<HttpClientRequest> sent;
+    try {
+      sent = client.request(request(peer, target, contentType));
+    } catch (RuntimeException e) { // a malformed address, or a host Vert.x refuses before any I/O
+      sent = Future.failedFuture(e);
     }
-    int port = Integer.parseInt(peer.address().substring(colon + 1));
-    var request =
-        new RequestOptions()
-            .setMethod(HttpMethod.POST)
-            .setHost(host)
-            .setPort(port)
-            .setURI("/convert/" + target)
-            .putHeader("Content-Type", contentType == null ? "application/json" : contentType)
-            .putHeader(HOP_HEADER, self);
-    client
-        .request(request)
-        .compose(
+    sent.compose(
             req -> {
+              if (promise.future().isComplete()) {
+                // the budget ran out while this waited for a stream: never sent
+                req.reset();
+                return Future.failedFuture("the forwarding budget ran out before it was sent");
+              }
               inFlight.set(req);
               return req.send(body);
             })
@@ -175,22 +184,24 @@ public final class ReviewForwarder implements AutoCloseable {
                     .map(
                         answer ->
                             response.getHeader(NOT_HELD_HEADER) != null
-                                ? null
-                                : (Answer)
-                                    new Answer.Relayed(
+                                ? (Answer) new Answer.Failed(peer.replica() + " no longer holds it")
+                                : retryable(response.statusCode())
+                                    ? new Answer.Failed(
+                                        peer.replica() + " answered HTTP " + response.statusCode())
+                                    : new Answer.Relayed(
                                         peer,
                                         response.statusCode(),
                                         response.getHeader("Content-Type"),
                                         answer)))
         .onComplete(
             ar -> {
-              if (ar.succeeded() && ar.result() != null) {
-                promise.tryComplete(ar.result());
+              if (ar.succeeded() && ar.result() instanceof Answer.Relayed relayed) {
+                promise.tryComplete(relayed);
                 return;
               }
               var problem =
                   ar.succeeded()
-                      ? peer.replica() + " no longer holds it"
+                      ? ((Answer.Failed) ar.result()).reason()
                       : peer.replica() + " (" + peer.address() + "): " + ar.cause().getMessage();
               attempt(
                   target,
@@ -203,6 +214,38 @@ public final class ReviewForwarder implements AutoCloseable {
                   inFlight,
                   problem);
             });
+  }
+
+  /** 429 (the peer is full) and 5xx are tried on the next holder; anything else is its answer. */
+  private static boolean retryable(int status) {
+    return status == 429 || status >= 500;
+  }
+
+  /**
+   * The request to {@code peer}: its {@code host:port} as published ({@code [v6]:port} keeps its
+   * brackets, which Vert.x needs for an IPv6 host); a malformed address is refused.
+   */
+  private RequestOptions request(Peer peer, String target, String contentType) {
+    var address = peer.address();
+    int colon = address.lastIndexOf(':');
+    if (colon <= 0 || colon == address.length() - 1) {
+      throw new IllegalArgumentException("peer address '" + address + "' is not host:port");
+    }
+    int port;
+    try {
+      port = Integer.parseInt(address.substring(colon + 1));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("peer address '" + address + "' has no numeric port");
+    }
+    return new RequestOptions()
+        .setMethod(HttpMethod.POST)
+        .setHost(address.substring(0, colon))
+        .setPort(port)
+        .setURI("/convert/" + target)
+        // waiting for a connection or a stream counts against the budget too
+        .setConnectTimeout(Math.max(1, forwarding.timeout().toMillis()))
+        .putHeader("Content-Type", contentType == null ? "application/json" : contentType)
+        .putHeader(HOP_HEADER, self);
   }
 
   @Override

@@ -274,7 +274,7 @@ public final class ConversionEndpoint {
               return;
             }
             if (forwarder != null) {
-              relay(req, target, label, body, bytes, started, span);
+              relay(req, slot, progress, target, label, body, bytes, started, span);
               return;
             }
           }
@@ -294,17 +294,23 @@ public final class ConversionEndpoint {
    */
   private void relay(
       HttpServerRequest req,
+      InFlightLimits.Slot slot,
+      ReviewProgress progress,
       String target,
       String label,
       Buffer body,
       byte[] bytes,
       long started,
       Span span) {
+    if (!slot.retain()) {
+      return; // the request went away meanwhile
+    }
     long forwardStarted = System.nanoTime();
     forwarder
         .forward(target, body, req.getHeader("Content-Type"))
         .onComplete(
             ar -> {
+              slot.release(); // the forward's hold: its body is no longer needed
               var answer =
                   ar.succeeded()
                       ? ar.result()
@@ -328,20 +334,31 @@ public final class ConversionEndpoint {
                 case ReviewForwarder.Answer.NoHolder ignored -> {
                   metrics.forwarded("no_holder", 0);
                   metrics.routed("local");
-                  respond(
-                      req,
-                      label,
-                      process(target, bytes, ReviewProgress.unbounded()),
-                      started,
-                      span);
+                  // answered here ("no plan registered"), as any review: a large body off the
+                  // event loop
+                  if (bytes.length <= INLINE_LIMIT) {
+                    respond(
+                        req,
+                        label,
+                        process(target, bytes, ReviewProgress.unbounded()),
+                        started,
+                        span);
+                  } else {
+                    processOnWorker(req, slot, progress, target, label, bytes, started, span);
+                  }
                 }
                 case ReviewForwarder.Answer.Failed failed -> {
                   metrics.forwarded("failed", 0);
                   LOG.warn("forwarding a review for {} failed: {}", target, failed.reason());
+                  // the UID is read back from a small body only: a large one is not parsed on
+                  // the event loop for an answer that fails anyway
                   respond(
                       req,
                       label,
-                      processor.forwardFailed(target, bytes, failed.reason()),
+                      processor.forwardFailed(
+                          target,
+                          bytes.length <= INLINE_LIMIT ? bytes : new byte[0],
+                          failed.reason()),
                       started,
                       span);
                 }

@@ -53,6 +53,7 @@ public final class RegistrySync implements AutoCloseable {
 
   private final Map<String, Release> releasing = new ConcurrentHashMap<>();
   private volatile dev.versio.webhook.forward.PeerRoutes peers;
+  private volatile String namespace;
   private final ScheduledExecutorService rechecks =
       Executors.newSingleThreadScheduledExecutor(
           r -> Thread.ofPlatform().name("versio-drain").daemon().unstarted(r));
@@ -297,6 +298,18 @@ public final class RegistrySync implements AutoCloseable {
       releasing.put(target, new Release(key, null)); // a change of the peers re-enqueues the key
       return;
     }
+    if (namesFrontUntilServedBehindIt(key, target)) {
+      if (previous == null || previous.drainingSince() != null) {
+        LOG.info(
+            "{} is no longer assigned to server {}, but {} still names the front and no server"
+                + " behind it serves it yet: keeps serving",
+            key,
+            serverName,
+            target);
+      }
+      releasing.put(target, new Release(key, null)); // the CRD changing re-enqueues the key
+      return;
+    }
     if (namesThisServer(target)) {
       if (previous == null || previous.drainingSince() != null) {
         LOG.info(
@@ -359,10 +372,37 @@ public final class RegistrySync implements AutoCloseable {
   }
 
   /**
+   * Behind the front, whether the live target still sends its reviews to the front while no server
+   * behind it serves the target in this replica's place: the config is gone (the operator has not
+   * taken the webhook off the target yet) or the target moved to a server that keeps its own
+   * endpoint (the operator has not repointed it yet). Until then the replicas behind the front must
+   * still find a holder.
+   */
+  private boolean namesFrontUntilServedBehindIt(ConfigKey key, String target) {
+    var routes = peers;
+    if (routes == null) {
+      return false;
+    }
+    var definition = cluster.anyDefinition(target);
+    if (definition == null
+        || !EndpointMatch.namesFront(
+            SERIALIZATION.convertValue(definition, com.fasterxml.jackson.databind.JsonNode.class),
+            target,
+            cluster.servers(),
+            namespace)) {
+      return false;
+    }
+    var destination = compilation.assignedServer(key).orElse(null);
+    return destination == null
+        || routes.holders(target).stream().noneMatch(p -> p.server().equals(destination));
+  }
+
+  /**
    * Behind the front: keeps a released target until the server it moved to serves it, as {@code
    * routes} shows, and looks again whenever they change. Called before {@link #startWatching}.
    */
-  public void followPeers(dev.versio.webhook.forward.PeerRoutes routes) {
+  public void followPeers(dev.versio.webhook.forward.PeerRoutes routes, String namespace) {
+    this.namespace = namespace;
     this.peers = routes;
     routes.onChange(() -> releasing.values().forEach(r -> queue.add(r.key())));
   }

@@ -163,6 +163,11 @@ final class SyncInformers implements AutoCloseable {
     return servers.getStore().list().stream().map(ServerView::of).toList();
   }
 
+  /** Every server as cached. */
+  List<ConversionWebhookServer> servers() {
+    return servers.getStore().list();
+  }
+
   ConversionWebhookServer server(String name) {
     return servers.getStore().getByKey(name);
   }

@@ -67,7 +67,7 @@ public final class WebhookServerChildren {
   public static final String READER_CLUSTER_ROLE = "versio-webhook-server";
 
   /** The Service in front of every shared server's replicas of a namespace (Service mode). */
-  public static final String FRONT_SERVICE = "versio-webhook-front";
+  public static final String FRONT_SERVICE = dev.versio.api.server.EndpointMatch.FRONT_SERVICE;
 
   /** The pod label the front Service selects. */
   public static final String FRONT_LABEL = "versio.dev/front";
