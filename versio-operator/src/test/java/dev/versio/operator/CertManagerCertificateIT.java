@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.versio.api.server.ConversionWebhookServer;
+import dev.versio.testkit.Crds;
 import dev.versio.testkit.KubeApiServerTest;
 import dev.versio.testkit.KubeTestScope;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -93,29 +94,85 @@ class CertManagerCertificateIT {
     }
   }
 
-  /** cert-manager's Certificate API as a schemaless stand-in (the real one is not installed). */
+  @Test
+  void aServerNamingASelfSignedIssuerIsWarnedThatEveryRenewalRewritesItsTargets(
+      KubernetesClient client, KubeTestScope scope) throws Exception {
+    OperatorFixture.installVersioCrds(client);
+    installCertificateApi(client);
+    var issuer = scope.name("quick");
+    client
+        .genericKubernetesResources(API, "ClusterIssuer")
+        .resource(
+            new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder()
+                .withApiVersion(API)
+                .withKind("ClusterIssuer")
+                .withNewMetadata()
+                .withName(issuer)
+                .endMetadata()
+                .withAdditionalProperties(Map.of("spec", Map.of("selfSigned", Map.of())))
+                .build())
+        .create();
+    var name = scope.name("selfsigned");
+    try (var operator =
+        OperatorFixture.start(client, OperatorFixture.options(), Clock.systemUTC())) {
+      var server = OperatorFixture.serviceModeServer(name, scope.namespace());
+      server.getSpec().certificate =
+          new dev.versio.api.server.ConversionWebhookServerSpec.Certificate();
+      server.getSpec().certificate.issuerRef =
+          new dev.versio.api.server.ConversionWebhookServerSpec.IssuerRef();
+      server.getSpec().certificate.issuerRef.name = issuer;
+      client.resource(server).create();
+
+      var event =
+          await()
+              .atMost(Duration.ofSeconds(30))
+              .until(
+                  () ->
+                      client.v1().events().inAnyNamespace().list().getItems().stream()
+                          .filter(e -> "SelfSignedIssuer".equals(e.getReason()))
+                          .filter(e -> name.equals(e.getInvolvedObject().getName()))
+                          .findFirst(),
+                  java.util.Optional::isPresent)
+              .orElseThrow();
+      assertThat(event.getType()).isEqualTo("Warning");
+      assertThat(event.getMessage()).contains("ClusterIssuer " + issuer, "self-signed", "spec.ca");
+    }
+  }
+
+  /**
+   * cert-manager's Certificate, Issuer and ClusterIssuer APIs as schemaless stand-ins (the real
+   * ones are not installed).
+   */
   private static void installCertificateApi(KubernetesClient client) {
-    var crd =
-        client
-            .getKubernetesSerialization()
-            .unmarshal(
-                """
-                apiVersion: apiextensions.k8s.io/v1
-                kind: CustomResourceDefinition
-                metadata: {name: certificates.cert-manager.io}
-                spec:
-                  group: cert-manager.io
-                  scope: Namespaced
-                  names: {kind: Certificate, listKind: CertificateList, plural: certificates, singular: certificate}
-                  versions:
-                  - name: v1
-                    served: true
-                    storage: true
-                    schema:
-                      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
-                """,
-                CustomResourceDefinition.class);
-    client.resource(crd).serverSideApply();
+    for (var kind : List.of("Certificate", "Issuer", "ClusterIssuer")) {
+      var plural = kind.toLowerCase(java.util.Locale.ROOT) + "s";
+      var crd =
+          client
+              .getKubernetesSerialization()
+              .unmarshal(
+                  """
+                  apiVersion: apiextensions.k8s.io/v1
+                  kind: CustomResourceDefinition
+                  metadata: {name: PLURAL.cert-manager.io}
+                  spec:
+                    group: cert-manager.io
+                    scope: SCOPE
+                    names: {kind: KIND, listKind: KINDList, plural: PLURAL, singular: SINGULAR}
+                    versions:
+                    - name: v1
+                      served: true
+                      storage: true
+                      schema:
+                        openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+                  """
+                      .replace("PLURAL", plural)
+                      .replace("SINGULAR", plural.substring(0, plural.length() - 1))
+                      .replace("KIND", kind)
+                      .replace("SCOPE", kind.equals("ClusterIssuer") ? "Cluster" : "Namespaced"),
+                  CustomResourceDefinition.class);
+      client.resource(crd).serverSideApply();
+      Crds.awaitEstablished(client, crd.getMetadata().getName());
+    }
     await()
         .atMost(Duration.ofSeconds(30))
         .until(

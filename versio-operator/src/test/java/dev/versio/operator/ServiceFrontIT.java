@@ -203,4 +203,88 @@ class ServiceFrontIT {
           .isEqualTo(WebhookServerChildren.FRONT_SERVICE);
     }
   }
+
+  @Test
+  void aTargetAtItsServersOwnServiceMovesOntoTheFrontOnceThroughTheGateWhenTheFrontIsTurnedOn(
+      KubernetesClient client, KubeTestScope scope) throws Exception {
+    OperatorFixture.installVersioCrds(client);
+    var namespace = scope.namespace();
+    var alpha = scope.name("alpha");
+    var crd = OperatorFixture.widgetCrd(scope.apiGroup(), "widgets", "Widget");
+    client.resource(crd).serverSideApply();
+    var target = crd.getMetadata().getName();
+    Crds.awaitEstablished(client, target);
+    var config = scope.name("upgrade");
+    // before the front: the target names alpha's own Service
+    try (var operator =
+        OperatorFixture.start(client, OperatorFixture.options(), Clock.systemUTC())) {
+      client.resource(OperatorFixture.serviceModeServer(alpha, namespace)).create();
+      ready(client, namespace, alpha);
+      client.resource(OperatorFixture.renameConfig(config, target, alpha)).create();
+      awaitConfig(client, config, phase("Applied"));
+      assertThat(
+              OperatorFixture.conversionOf(client, target)
+                  .getWebhook()
+                  .getClientConfig()
+                  .getService()
+                  .getName())
+          .isEqualTo(WebhookServerChildren.childName(alpha));
+    }
+    var before = generationOf(client, target);
+    // the operator now runs with the front: alpha's replicas are rolled with --forward-reviews
+    // (the Deployment as the controller reports it), and the target moves once, only when they
+    // report serving it and every live replica behind the front forwards
+    var options = OperatorFixture.options().toBuilder().serviceFront(true).build();
+    try (var operator = OperatorFixture.start(client, options, Clock.systemUTC())) {
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  client
+                      .apps()
+                      .deployments()
+                      .inNamespace(namespace)
+                      .withName(WebhookServerChildren.childName(alpha))
+                      .get()
+                      .getSpec()
+                      .getTemplate()
+                      .getMetadata()
+                      .getLabels()
+                      .containsKey(WebhookServerChildren.FRONT_LABEL));
+      ready(client, namespace, alpha); // the rolled-out replicas, as the controller reports them
+      var held =
+          awaitConfig(
+              client,
+              config,
+              s -> s.conditions.stream().anyMatch(c -> c.getType().equals("HandoverReady")));
+      assertThat(held.getStatus().conditions)
+          .anySatisfy(
+              c -> {
+                assertThat(c.getType()).isEqualTo("HandoverReady");
+                assertThat(c.getStatus()).isEqualTo("False");
+              });
+      assertThat(generationOf(client, target)).as("held: not written yet").isEqualTo(before);
+      publishAsAReplicaWould(client, namespace, alpha, alpha + "-0", List.of(target));
+      publishAsAReplicaWould(client, namespace, alpha, alpha + "-1", List.of(target));
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  WebhookServerChildren.FRONT_SERVICE.equals(
+                      OperatorFixture.conversionOf(client, target)
+                          .getWebhook()
+                          .getClientConfig()
+                          .getService()
+                          .getName()));
+      var moved = awaitConfig(client, config, phase("Applied"));
+      assertThat(moved.getStatus().servedBy).isEqualTo(alpha);
+      assertThat(moved.getStatus().conditions)
+          .anySatisfy(
+              c -> {
+                assertThat(c.getType()).isEqualTo("HandoverReady");
+                assertThat(c.getStatus()).isEqualTo("True");
+              });
+      assertThat(generationOf(client, target)).as("one write onto the front").isEqualTo(before + 1);
+    }
+  }
 }

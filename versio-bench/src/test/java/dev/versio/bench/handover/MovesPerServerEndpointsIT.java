@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * MovesUnderLoadIT}'s zero — the watch audit sees the ended watches and the written CRDs — and the
  * guarantee of that path at 110 requests/s. A class of its own: the harness needs a fresh cluster.
  */
-@KubeApiServerTest
+@KubeApiServerTest(dedicated = true)
 class MovesPerServerEndpointsIT {
   @Test
   void withPerServerEndpointsEveryMoveRewritesTheTargetCrdAndEndsItsWatches(

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and every move must be verified; behind the shared front no target CRD may be written and no
  * watch may end, and with per-server endpoints both must happen (the audit's negative control).
  */
-@KubeApiServerTest
+@KubeApiServerTest(dedicated = true)
 class MovesUnderLoadIT {
   @Test
   void behindTheFrontTargetsMoveUnderLoadWithoutAFailedRequestACrdWriteOrAnEndedWatch(

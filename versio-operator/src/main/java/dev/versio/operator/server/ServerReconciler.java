@@ -18,6 +18,7 @@ import dev.versio.operator.gate.CaBundleSource;
 import dev.versio.operator.served.ServedTargetsWatch;
 import dev.versio.operator.server.ServerObservation.Check;
 import dev.versio.operator.server.children.ChildApis;
+import dev.versio.operator.server.children.IssuerVerdict;
 import dev.versio.operator.server.children.ServerCertificate;
 import dev.versio.operator.server.children.WebhookServerChildren;
 import dev.versio.operator.status.Conditions;
@@ -85,6 +86,10 @@ public final class ServerReconciler
 
   /** What was last applied as a server's children, and when. */
   private record Applied(String fingerprint, Instant at) {}
+
+  /** Servers and issuers ({@code server/kind/name}) already warned of as self-signed. */
+  private final java.util.Set<String> issuersWarnedOf =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private final java.util.Map<String, Applied> applied =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -203,7 +208,46 @@ public final class ServerReconciler
     if (desired.certificate().isEmpty() && childApis.certManager()) {
       deleteIfPresent(server, ChildApis.CERTIFICATE_API, "Certificate", namespace, child);
     }
+    if (desired.certificate().isPresent()) {
+      warnOfAnIssuerThatRotatesItsCa(server, spec, namespace);
+    }
     applied.put(name, new Applied(fingerprint, now));
+  }
+
+  /**
+   * A Warning Event (and a log line) when the server's cert-manager issuer is self-signed, once per
+   * server and issuer: its every renewal would rewrite the server's targets' caBundle. Needs {@code
+   * get} on cert-manager's issuers and clusterissuers; without it (or without the issuer) nothing
+   * is said.
+   */
+  private void warnOfAnIssuerThatRotatesItsCa(
+      ConversionWebhookServer server, ConversionWebhookServerSpec spec, String namespace) {
+    var ref = spec.certificate.issuerRef;
+    var kind = ref.kind == null ? "ClusterIssuer" : ref.kind;
+    var key = server.getMetadata().getName() + "/" + kind + "/" + ref.name;
+    if (issuersWarnedOf.contains(key)) {
+      return;
+    }
+    try {
+      var resources = cache.client().genericKubernetesResources(ChildApis.CERTIFICATE_API, kind);
+      var issuer =
+          kind.equals("Issuer")
+              ? resources.inNamespace(namespace).withName(ref.name).get()
+              : resources.withName(ref.name).get();
+      if (issuer == null) {
+        return;
+      }
+      @SuppressWarnings("unchecked")
+      var issuerSpec = (java.util.Map<String, Object>) issuer.getAdditionalProperties().get("spec");
+      var warning = IssuerVerdict.warning(kind, ref.name, issuerSpec);
+      if (warning.isPresent()) {
+        issuersWarnedOf.add(key);
+        writer.event(server, true, "SelfSignedIssuer", warning.get());
+        LOG.warn("ConversionWebhookServer {}: {}", server.getMetadata().getName(), warning.get());
+      }
+    } catch (KubernetesClientException | ClassCastException e) {
+      LOG.debug("cannot read the issuer {} of {}: {}", ref.name, key, e.toString());
+    }
   }
 
   /** A watched child of {@code server} was edited or deleted: apply its children again. */
