@@ -80,9 +80,12 @@ public final class StatusCommand implements Callable<Integer> {
       List<String> servedBy,
       String handoverStatus,
       String handoverReason,
-      String handoverMessage) {
+      String handoverMessage,
+      boolean front,
+      String serving) {
+    /** The assigned server is not (yet) the one that serves the target. */
     boolean moving() {
-      return assigned != null && named != null && !assigned.equals(named);
+      return assigned != null && serving != null && !assigned.equals(serving);
     }
   }
 
@@ -197,6 +200,7 @@ public final class StatusCommand implements Callable<Integer> {
       List<ConversionWebhookServer> servers,
       Map<String, TreeSet<String>> served) {
     String named = null;
+    boolean front = false;
     if (definition != null) {
       var json = SERIALIZATION.convertValue(definition, JsonNode.class);
       for (var server : servers) {
@@ -204,7 +208,21 @@ public final class StatusCommand implements Callable<Integer> {
           named = server.getMetadata().getName();
         }
       }
+      var frontNamespace =
+          json.path("spec")
+              .path("conversion")
+              .path("webhook")
+              .path("clientConfig")
+              .path("service")
+              .path("namespace")
+              .asText("");
+      front = target != null && EndpointMatch.namesFront(json, target, servers, frontNamespace);
     }
+    // behind the front the CRD names no server: the config's status says who serves it
+    var serving =
+        status != null && status.servedBy != null && (front || named == null)
+            ? status.servedBy
+            : named;
     var servedBy = new ArrayList<String>();
     served.forEach(
         (replica, targets) -> {
@@ -228,7 +246,9 @@ public final class StatusCommand implements Callable<Integer> {
         servedBy,
         handover == null ? null : handover.getStatus(),
         handover == null ? null : handover.getReason(),
-        handover == null ? null : handover.getMessage());
+        handover == null ? null : handover.getMessage(),
+        front,
+        serving);
   }
 
   private static final io.fabric8.kubernetes.client.utils.KubernetesSerialization SERIALIZATION =
@@ -281,6 +301,8 @@ public final class StatusCommand implements Callable<Integer> {
       t.put("phase", r.phase());
       t.put("assignedServer", r.assigned());
       t.put("namedServer", r.named());
+      t.put("front", r.front());
+      t.put("servingServer", r.serving());
       r.servedBy().forEach(t.putArray("servedBy")::add);
       t.put("moving", r.moving());
       var h = t.putObject("handover");
@@ -297,20 +319,20 @@ public final class StatusCommand implements Callable<Integer> {
       return;
     }
     out.printf(
-        "%-40s %-10s %-18s %-18s %s%n", "TARGET", "PHASE", "ASSIGNED", "CRD NAMES", "SERVING");
+        "%-40s %-10s %-18s %-18s %s%n", "TARGET", "PHASE", "ASSIGNED", "SERVED BY", "REPLICAS");
     for (var r : rows) {
       out.printf(
           "%-40s %-10s %-18s %-18s %d%n",
           fit(r.target(), 40),
           fit(r.phase(), 10),
           fit(r.assigned(), 18),
-          fit(r.named(), 18),
+          fit(r.serving() == null ? null : (r.front() ? "*" : "") + r.serving(), 18),
           r.servedBy().size());
       if (r.moving()) {
         Output.wrap(
             out,
             "    moving: "
-                + r.named()
+                + r.serving()
                 + " -> "
                 + r.assigned()
                 + (r.handoverReason() == null ? "" : " (" + r.handoverReason() + ")")
@@ -320,8 +342,10 @@ public final class StatusCommand implements Callable<Integer> {
     }
     Output.wrap(
         out,
-        "SERVING: webhook-server replicas whose served-target Leases list the target (as"
-            + " published; the operator judges which are live).",
+        "SERVED BY: the server whose replicas convert the target now (* behind the shared front,"
+            + " where the CRD names no server); REPLICAS: webhook-server replicas whose"
+            + " served-target Leases list the target (as published; the operator judges which are"
+            + " live).",
         "  ");
   }
 
