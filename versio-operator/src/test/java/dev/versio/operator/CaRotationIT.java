@@ -163,12 +163,7 @@ class CaRotationIT {
     // server names a cert-manager issuer, so the TLS Secret is written as cert-manager would
     writeTlsSecretAsCertManagerWould(namespace, server, oldCa);
     client.resource(serviceModeServer(server, namespace)).create();
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .until(
-            () -> client.apps().deployments().inNamespace(namespace).withName(child).get() != null);
-    OperatorFixture.writeDeploymentStatusAsTheControllerWould(client, namespace, child, 2);
-    OperatorFixture.writeEndpointsAsTheControllerWould(client, namespace, child);
+    OperatorFixture.makeServerReadyAsItsControllersWould(client, namespace, server);
 
     var targets = installTargetsConvertedBy(scope, server);
 

@@ -63,13 +63,7 @@ class ManagedServerTlsIT {
    */
   private static String convertedTarget(
       KubernetesClient client, KubeTestScope scope, String namespace, String name) {
-    var child = name + "-webhook-server";
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .until(
-            () -> client.apps().deployments().inNamespace(namespace).withName(child).get() != null);
-    OperatorFixture.writeDeploymentStatusAsTheControllerWould(client, namespace, child, 2);
-    OperatorFixture.writeEndpointsAsTheControllerWould(client, namespace, child);
+    OperatorFixture.makeServerReadyAsItsControllersWould(client, namespace, name);
     var crd = OperatorFixture.widgetCrd(scope.apiGroup(), "widgets", "Widget");
     client.resource(crd).serverSideApply();
     var target = crd.getMetadata().getName();
@@ -112,7 +106,7 @@ class ManagedServerTlsIT {
       var target = convertedTarget(client, scope, namespace, name);
       assertThat(caBundleOf(client, target)).isEqualTo(first.getData().get("ca.crt"));
 
-      var generation = generationOf(client, target);
+      var generation = OperatorFixture.crdGeneration(client, target);
       // the CA lives in the operator's namespace, where the servers' pods mount nothing; the
       // server's Secret holds no CA key
       var ca =
@@ -145,21 +139,10 @@ class ManagedServerTlsIT {
           .until(
               () ->
                   first.getData().get("ca.crt").equals(caBundleOf(client, target))
-                      && generation == generationOf(client, target));
+                      && generation == OperatorFixture.crdGeneration(client, target));
       assertThat(new String(Base64.getDecoder().decode(caBundleOf(client, target))))
           .contains("BEGIN CERTIFICATE");
     }
-  }
-
-  private static long generationOf(KubernetesClient client, String crd) {
-    return client
-        .apiextensions()
-        .v1()
-        .customResourceDefinitions()
-        .withName(crd)
-        .get()
-        .getMetadata()
-        .getGeneration();
   }
 
   @Test
@@ -202,7 +185,7 @@ class ManagedServerTlsIT {
 
       var target = convertedTarget(client, scope, namespace, name);
       assertThat(caBundleOf(client, target)).isEqualTo(migrated.getData().get("ca.crt"));
-      var generation = generationOf(client, target);
+      var generation = OperatorFixture.crdGeneration(client, target);
 
       // 80 days on, the certificate is renewed by the installation CA; the old CA is still valid,
       // so ca.crt — and the target — stay as they are
@@ -217,7 +200,7 @@ class ManagedServerTlsIT {
       await()
           .during(Duration.ofSeconds(5))
           .atMost(Duration.ofSeconds(10))
-          .until(() -> generationOf(client, target) == generation);
+          .until(() -> OperatorFixture.crdGeneration(client, target) == generation);
 
       // once the old CA has ended, it leaves ca.crt: the second and last write of the target
       clock.advance(Duration.ofDays(11));
@@ -225,7 +208,7 @@ class ManagedServerTlsIT {
       await()
           .atMost(Duration.ofSeconds(30))
           .until(() -> settled.getData().get("ca.crt").equals(caBundleOf(client, target)));
-      assertThat(generationOf(client, target)).isEqualTo(generation + 1);
+      assertThat(OperatorFixture.crdGeneration(client, target)).isEqualTo(generation + 1);
     }
   }
 

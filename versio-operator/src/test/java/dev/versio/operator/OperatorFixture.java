@@ -204,6 +204,35 @@ final class OperatorFixture {
     deployments.resource(deployment).updateStatus();
   }
 
+  /**
+   * Waits for the operator to create server {@code server}'s Deployment, then makes its two
+   * replicas ready as the Deployment and endpoints controllers would (no controller runs here).
+   */
+  static void makeServerReadyAsItsControllersWould(
+      KubernetesClient client, String namespace, String server) {
+    var child = dev.versio.operator.server.children.WebhookServerChildren.childName(server);
+    org.awaitility.Awaitility.await()
+        .atMost(java.time.Duration.ofSeconds(30))
+        .until(
+            () -> client.apps().deployments().inNamespace(namespace).withName(child).get() != null);
+    writeDeploymentStatusAsTheControllerWould(client, namespace, child, 2);
+    writeEndpointsAsTheControllerWould(client, namespace, child);
+  }
+
+  /**
+   * The {@code metadata.generation} of CRD {@code crd}: it changes with every write of its spec.
+   */
+  static long crdGeneration(KubernetesClient client, String crd) {
+    return client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .withName(crd)
+        .get()
+        .getMetadata()
+        .getGeneration();
+  }
+
   /** A ConversionWebhookServer in Service mode whose children live in {@code namespace}. */
   static ConversionWebhookServer serviceModeServer(String name, String namespace) {
     var server = new ConversionWebhookServer();

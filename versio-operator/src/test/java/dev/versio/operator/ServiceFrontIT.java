@@ -70,27 +70,6 @@ class ServiceFrontIT {
         .serverSideApply();
   }
 
-  private static void ready(KubernetesClient client, String namespace, String server) {
-    var child = WebhookServerChildren.childName(server);
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .until(
-            () -> client.apps().deployments().inNamespace(namespace).withName(child).get() != null);
-    OperatorFixture.writeDeploymentStatusAsTheControllerWould(client, namespace, child, 2);
-    OperatorFixture.writeEndpointsAsTheControllerWould(client, namespace, child);
-  }
-
-  private static long generationOf(KubernetesClient client, String crd) {
-    return client
-        .apiextensions()
-        .v1()
-        .customResourceDefinitions()
-        .withName(crd)
-        .get()
-        .getMetadata()
-        .getGeneration();
-  }
-
   @Test
   void aMoveBetweenServersBehindTheFrontIsVerifiedAndLeavesTheTargetCrdAsItWas(
       KubernetesClient client, KubeTestScope scope) throws Exception {
@@ -104,8 +83,8 @@ class ServiceFrontIT {
       first.getSpec().isDefault = true;
       client.resource(first).create();
       client.resource(OperatorFixture.serviceModeServer(beta, namespace)).create();
-      ready(client, namespace, alpha);
-      ready(client, namespace, beta);
+      OperatorFixture.makeServerReadyAsItsControllersWould(client, namespace, alpha);
+      OperatorFixture.makeServerReadyAsItsControllersWould(client, namespace, beta);
 
       // one front Service, owned by both servers, selecting the pods both Deployments label
       await()
@@ -168,7 +147,7 @@ class ServiceFrontIT {
       var service = OperatorFixture.conversionOf(client, target).getWebhook().getClientConfig();
       assertThat(service.getService().getName()).isEqualTo(WebhookServerChildren.FRONT_SERVICE);
       assertThat(service.getService().getNamespace()).isEqualTo(namespace);
-      long generation = generationOf(client, target);
+      long generation = OperatorFixture.crdGeneration(client, target);
 
       // pinned to beta: held until beta's replicas report serving the target, then done without
       // a write to the CRD
@@ -193,7 +172,9 @@ class ServiceFrontIT {
                 assertThat(c.getStatus()).isEqualTo("True");
               });
       assertThat(moved.getStatus().phase).isEqualTo("Applied");
-      assertThat(generationOf(client, target)).as("the move wrote the CRD").isEqualTo(generation);
+      assertThat(OperatorFixture.crdGeneration(client, target))
+          .as("the move wrote the CRD")
+          .isEqualTo(generation);
       assertThat(
               OperatorFixture.conversionOf(client, target)
                   .getWebhook()
@@ -219,7 +200,7 @@ class ServiceFrontIT {
     try (var operator =
         OperatorFixture.start(client, OperatorFixture.options(), Clock.systemUTC())) {
       client.resource(OperatorFixture.serviceModeServer(alpha, namespace)).create();
-      ready(client, namespace, alpha);
+      OperatorFixture.makeServerReadyAsItsControllersWould(client, namespace, alpha);
       client.resource(OperatorFixture.renameConfig(config, target, alpha)).create();
       awaitConfig(client, config, phase("Applied"));
       assertThat(
@@ -230,7 +211,7 @@ class ServiceFrontIT {
                   .getName())
           .isEqualTo(WebhookServerChildren.childName(alpha));
     }
-    var before = generationOf(client, target);
+    var before = OperatorFixture.crdGeneration(client, target);
     // the operator now runs with the front: alpha's replicas are rolled with --forward-reviews
     // (the Deployment as the controller reports it), and the target moves once, only when they
     // report serving it and every live replica behind the front forwards
@@ -251,7 +232,8 @@ class ServiceFrontIT {
                       .getMetadata()
                       .getLabels()
                       .containsKey(WebhookServerChildren.FRONT_LABEL));
-      ready(client, namespace, alpha); // the rolled-out replicas, as the controller reports them
+      OperatorFixture.makeServerReadyAsItsControllersWould(
+          client, namespace, alpha); // the rolled-out replicas, as the controller reports them
       var held =
           awaitConfig(
               client,
@@ -263,7 +245,9 @@ class ServiceFrontIT {
                 assertThat(c.getType()).isEqualTo("HandoverReady");
                 assertThat(c.getStatus()).isEqualTo("False");
               });
-      assertThat(generationOf(client, target)).as("held: not written yet").isEqualTo(before);
+      assertThat(OperatorFixture.crdGeneration(client, target))
+          .as("held: not written yet")
+          .isEqualTo(before);
       publishAsAReplicaWould(client, namespace, alpha, alpha + "-0", List.of(target));
       publishAsAReplicaWould(client, namespace, alpha, alpha + "-1", List.of(target));
       await()
@@ -284,7 +268,9 @@ class ServiceFrontIT {
                 assertThat(c.getType()).isEqualTo("HandoverReady");
                 assertThat(c.getStatus()).isEqualTo("True");
               });
-      assertThat(generationOf(client, target)).as("one write onto the front").isEqualTo(before + 1);
+      assertThat(OperatorFixture.crdGeneration(client, target))
+          .as("one write onto the front")
+          .isEqualTo(before + 1);
     }
   }
 }

@@ -14,39 +14,14 @@ public final class HandoverPolicy {
   private HandoverPolicy() {}
 
   /**
+   * @param lastServer the server that served the target when last seen (the config's {@code
+   *     status.servedBy}), or null when unknown: behind the shared front every server has the same
+   *     endpoint, so a change of server at the same URL is a move too
    * @param lastAppliedUrl the webhook URL the target was last applied to (the config's {@code
    *     status.webhookURL}), or null when it never was
    * @param destinationUrl the destination server's endpoint
    * @param readyReplicas the destination's ready replicas (Service mode), or null when unknown
    * @param waitingSince when this process first held this move, or null when it never did
-   */
-  public static HandoverVerdict judge(
-      String target,
-      String destination,
-      String lastAppliedUrl,
-      String destinationUrl,
-      ServedView view,
-      Integer readyReplicas,
-      Instant waitingSince,
-      Duration grace,
-      Instant now) {
-    return judge(
-        target,
-        destination,
-        null,
-        lastAppliedUrl,
-        destinationUrl,
-        view,
-        readyReplicas,
-        waitingSince,
-        grace,
-        now);
-  }
-
-  /**
-   * As above, where a move may keep the URL: behind the shared front every server has the same
-   * endpoint, so a change of {@code lastServer} (the config's {@code status.servedBy}, null when
-   * unknown) is a move too.
    */
   public static HandoverVerdict judge(
       String target,

@@ -17,7 +17,7 @@ class HandoverPolicyTest {
   private static HandoverVerdict judge(
       String lastApplied, ServedView view, Integer ready, Instant waitingSince) {
     return HandoverPolicy.judge(
-        "widgets.example.com", "b", lastApplied, TO, view, ready, waitingSince, GRACE, NOW);
+        "widgets.example.com", "b", null, lastApplied, TO, view, ready, waitingSince, GRACE, NOW);
   }
 
   private static ServedView serving(int replicas, String... targets) {
