@@ -261,6 +261,16 @@ final class WebhookServerCommand implements Callable<Integer> {
               + " well inside the apiserver's webhook timeout (default: ${DEFAULT-VALUE}).")
   String forwardTimeout;
 
+  @Option(
+      paramLabel = "DURATION",
+      names = "--forward-hedge-after",
+      description =
+          "When a holder has not answered a forwarded review within this, ask the next holder too"
+              + " and take the first answer, so a frozen peer costs this long, not the timeout;"
+              + " shorter than --forward-timeout; 0s: never (default: 250ms, or never when"
+              + " --forward-timeout is not longer).")
+  String forwardHedgeAfter;
+
   /** Forwarding, when asked for, with its defaults filled in. */
   Forwarding forwarding() {
     if (!forwardReviews) {
@@ -283,7 +293,14 @@ final class WebhookServerCommand implements Callable<Integer> {
               + ca
               + " cannot be read (--peer-ca)");
     }
-    return new Forwarding(address, ca, Durations.parse(forwardTimeout));
+    var timeout = Durations.parse(forwardTimeout);
+    return new Forwarding(
+        address,
+        ca,
+        timeout,
+        forwardHedgeAfter == null
+            ? Forwarding.defaultHedge(timeout)
+            : Durations.parse(forwardHedgeAfter));
   }
 
   /** Publishing is on when the replica knows its pod name and namespace. */

@@ -215,7 +215,9 @@ public final class WebhookServer implements AutoCloseable {
     if (peers != null) {
       peers.start(client, publication.identity().namespace());
       sync.followPeers(peers, publication.identity().namespace());
-      forwarder = new ReviewForwarder(vertx, peers, forwarding, publication.identity().podName());
+      forwarder =
+          new ReviewForwarder(
+              vertx, peers, forwarding, publication.identity().podName(), metrics::hedged);
     }
     var endpoint =
         new ConversionEndpoint(

@@ -15,6 +15,7 @@ import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.ClientSSLOptions;
 import io.vertx.core.net.PemTrustOptions;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -26,9 +27,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * kept-alive HTTP/2 connection per peer, and hands back its answer unchanged. The forwarded request
  * carries {@link #HOP_HEADER}, so it is never forwarded again; a peer that no longer holds the
  * target says so with {@link #NOT_HELD_HEADER} (it converts nothing), and the next holder is tried
- * once. Every forward ends within the budget, retry included; a slow peer fails fast instead of
- * holding the review. Peers are trusted by the CA that signs every serving certificate behind the
- * front (their addresses are pod IPs, which their certificates do not name).
+ * once; a holder that has not answered within the hedge ({@link Forwarding#hedgeAfter()}) gets
+ * company: the next holder is asked too and the first answer wins. Every forward ends within the
+ * budget, retry included; a slow peer fails fast instead of holding the review. Peers are trusted
+ * by the CA that signs every serving certificate behind the front (their addresses are pod IPs,
+ * which their certificates do not name).
  */
 public final class ReviewForwarder implements AutoCloseable {
   /** Set on a forwarded review (to the forwarding replica's name): answer it here or not at all. */
@@ -42,6 +45,12 @@ public final class ReviewForwarder implements AutoCloseable {
 
   /** Streams one connection to a peer carries at once; more wait in the pool's queue. */
   static final int STREAMS_PER_PEER = 64;
+
+  /**
+   * Hedges in flight at once: when every holder is slow because all are overloaded, hedging more
+   * would only add load; beyond this, a slow holder is waited for as without the hedge.
+   */
+  static final int MAX_HEDGES_IN_FLIGHT = 16;
 
   /** Reviews that may wait for a stream to one peer; more fail at once. */
   static final int QUEUE_PER_PEER = 256;
@@ -64,11 +73,24 @@ public final class ReviewForwarder implements AutoCloseable {
   private final String self;
   private final HttpClientAgent client;
   private final AtomicInteger turn = new AtomicInteger();
+  private final AtomicInteger hedgesInFlight = new AtomicInteger();
+  private final Runnable hedged;
 
   /**
    * @param self this replica's name, sent in {@link #HOP_HEADER}
    */
   public ReviewForwarder(Vertx vertx, PeerRoutes routes, Forwarding forwarding, String self) {
+    this(vertx, routes, forwarding, self, () -> {});
+  }
+
+  /**
+   * @param self this replica's name, sent in {@link #HOP_HEADER}
+   * @param hedged called each time a second holder is asked because the first had not answered
+   *     within {@link Forwarding#hedgeAfter()}
+   */
+  public ReviewForwarder(
+      Vertx vertx, PeerRoutes routes, Forwarding forwarding, String self, Runnable hedged) {
+    this.hedged = Objects.requireNonNull(hedged, "hedged");
     this.vertx = vertx;
     this.routes = routes;
     this.forwarding = forwarding;
@@ -124,96 +146,199 @@ public final class ReviewForwarder implements AutoCloseable {
     if (holders.isEmpty()) {
       return Future.succeededFuture(new Answer.NoHolder());
     }
-    var promise = Promise.<Answer>promise();
-    var inFlight = new AtomicReference<HttpClientRequest>();
-    long timer =
-        vertx.setTimer(
-            forwarding.timeout().toMillis(),
-            id -> {
-              if (promise.tryComplete(
-                  new Answer.Failed(
-                      "no answer from a holder within "
-                          + forwarding.timeout().toMillis()
-                          + " ms (--forward-timeout)"))) {
-                var request = inFlight.get();
-                if (request != null) {
-                  request.reset();
-                }
-              }
-            });
     int start = Math.floorMod(turn.getAndIncrement(), holders.size());
-    attempt(target, body, contentType, holders, start, 0, promise, inFlight, null);
-    return promise.future().andThen(ar -> vertx.cancelTimer(timer));
+    return new Forward(target, body, contentType, holders, start).run();
   }
 
-  private void attempt(
-      String target,
-      Buffer body,
-      String contentType,
-      List<Peer> holders,
-      int start,
-      int attempt,
-      Promise<Answer> promise,
-      AtomicReference<HttpClientRequest> inFlight,
-      String lastProblem) {
-    if (attempt >= Math.min(MAX_ATTEMPTS, holders.size()) || promise.future().isComplete()) {
-      promise.tryComplete(new Answer.Failed(lastProblem));
-      return;
+  /** A request sent to a holder, and the moment its headers were written. */
+  private record Sent(HttpClientRequest request, Future<Void> head) {}
+
+  /**
+   * One review on its way: holders are asked in turn, at most {@link #MAX_ATTEMPTS} of them; the
+   * next one is asked when the previous fails, or when it has not answered within the hedge. The
+   * first answer wins and the other request is reset; the budget ends it either way.
+   */
+  private final class Forward {
+    private final String target;
+    private final Buffer body;
+    private final String contentType;
+    private final List<Peer> holders;
+    private final int start;
+    private final int maxAttempts;
+    private final Promise<Answer> promise = Promise.promise();
+    // guarded by this: attempts may complete on different event loops
+    private final List<Sent> sent = new ArrayList<>();
+    private int launched;
+    private int failed;
+    private String lastProblem;
+
+    Forward(String target, Buffer body, String contentType, List<Peer> holders, int start) {
+      this.target = target;
+      this.body = body;
+      this.contentType = contentType;
+      this.holders = holders;
+      this.start = start;
+      this.maxAttempts = Math.min(MAX_ATTEMPTS, holders.size());
     }
-    var peer = holders.get((start + attempt) % holders.size());
-    Future<HttpClientRequest> sent;
-    try {
-      sent = client.request(request(peer, target, contentType));
-    } catch (RuntimeException e) { // a malformed address, or a host Vert.x refuses before any I/O
-      sent = Future.failedFuture(e);
+
+    Future<Answer> run() {
+      long budget =
+          vertx.setTimer(
+              forwarding.timeout().toMillis(),
+              id ->
+                  finish(
+                      new Answer.Failed(
+                          "no answer from a holder within "
+                              + forwarding.timeout().toMillis()
+                              + " ms (--forward-timeout)"),
+                      null));
+      long hedge =
+          maxAttempts > 1 && forwarding.hedgeAfter().isPositive()
+              ? vertx.setTimer(forwarding.hedgeAfter().toMillis(), id -> hedge())
+              : -1;
+      launch();
+      return promise
+          .future()
+          .andThen(
+              ar -> {
+                vertx.cancelTimer(budget);
+                if (hedge >= 0) {
+                  vertx.cancelTimer(hedge);
+                }
+              });
     }
-    sent.compose(
-            req -> {
-              if (promise.future().isComplete()) {
-                // the budget ran out while this waited for a stream: never sent
-                req.reset();
-                return Future.failedFuture("the forwarding budget ran out before it was sent");
-              }
-              inFlight.set(req);
-              return req.send(body);
-            })
-        .compose(
-            response ->
-                response
-                    .body()
-                    .map(
-                        answer ->
-                            response.getHeader(NOT_HELD_HEADER) != null
-                                ? (Answer) new Answer.Failed(peer.replica() + " no longer holds it")
-                                : retryable(response.statusCode())
-                                    ? new Answer.Failed(
-                                        peer.replica() + " answered HTTP " + response.statusCode())
-                                    : new Answer.Relayed(
-                                        peer,
-                                        response.statusCode(),
-                                        response.getHeader("Content-Type"),
-                                        answer)))
-        .onComplete(
-            ar -> {
-              if (ar.succeeded() && ar.result() instanceof Answer.Relayed relayed) {
-                promise.tryComplete(relayed);
-                return;
-              }
-              var problem =
-                  ar.succeeded()
-                      ? ((Answer.Failed) ar.result()).reason()
-                      : peer.replica() + " (" + peer.address() + "): " + ar.cause().getMessage();
-              attempt(
-                  target,
-                  body,
-                  contentType,
-                  holders,
-                  start,
-                  attempt + 1,
-                  promise,
-                  inFlight,
-                  problem);
-            });
+
+    /** The first holder is slow: ask the next one too, unless too many hedges are out already. */
+    private void hedge() {
+      if (hedgesInFlight.incrementAndGet() > MAX_HEDGES_IN_FLIGHT) {
+        hedgesInFlight.decrementAndGet();
+        return;
+      }
+      if (launch()) {
+        hedged.run();
+        promise.future().onComplete(ignored -> hedgesInFlight.decrementAndGet());
+      } else {
+        hedgesInFlight.decrementAndGet();
+      }
+    }
+
+    /** Asks the next holder; false when the forward is over or every holder it may ask was. */
+    private boolean launch() {
+      Peer peer;
+      synchronized (this) {
+        if (promise.future().isComplete() || launched >= maxAttempts) {
+          return false;
+        }
+        peer = holders.get((start + launched) % holders.size());
+        launched++;
+      }
+      send(peer);
+      return true;
+    }
+
+    private void send(Peer peer) {
+      var request = new AtomicReference<HttpClientRequest>();
+      Future<HttpClientRequest> opened;
+      try {
+        opened = client.request(request(peer, target, contentType));
+      } catch (RuntimeException e) { // a malformed address, or a host Vert.x refuses before any I/O
+        opened = Future.failedFuture(e);
+      }
+      opened
+          .compose(
+              req -> {
+                // the headers go first, so that a stream id exists: resetting a request whose
+                // headers were never written would not give its stream back to the connection
+                req.exceptionHandler(ignored -> {}); // failures reach the response; resets are ours
+                req.putHeader("Content-Length", Integer.toString(body.length()));
+                var head = req.sendHead();
+                boolean over;
+                synchronized (this) {
+                  over = promise.future().isComplete();
+                  if (!over) {
+                    sent.add(new Sent(req, head));
+                    request.set(req);
+                  }
+                }
+                if (over) {
+                  // the forward ended while this waited for a stream: nothing more is sent
+                  head.onComplete(ignored -> req.reset());
+                  return Future.failedFuture("the forward ended before it was sent");
+                }
+                req.end(body);
+                return req.response();
+              })
+          .compose(
+              response ->
+                  response
+                      .body()
+                      .map(
+                          answer ->
+                              response.getHeader(NOT_HELD_HEADER) != null
+                                  ? (Answer)
+                                      new Answer.Failed(peer.replica() + " no longer holds it")
+                                  : retryable(response.statusCode())
+                                      ? new Answer.Failed(
+                                          peer.replica()
+                                              + " answered HTTP "
+                                              + response.statusCode())
+                                      : new Answer.Relayed(
+                                          peer,
+                                          response.statusCode(),
+                                          response.getHeader("Content-Type"),
+                                          answer)))
+          .onComplete(
+              ar -> {
+                if (ar.succeeded() && ar.result() instanceof Answer.Relayed relayed) {
+                  finish(relayed, request.get());
+                } else {
+                  failedAttempt(
+                      ar.succeeded()
+                          ? ((Answer.Failed) ar.result()).reason()
+                          : peer.replica()
+                              + " ("
+                              + peer.address()
+                              + "): "
+                              + ar.cause().getMessage());
+                }
+              });
+    }
+
+    /** An attempt failed: ask the next holder, or end once no attempt is left in flight. */
+    private void failedAttempt(String problem) {
+      synchronized (this) {
+        failed++;
+        lastProblem = problem;
+      }
+      if (launch()) {
+        return;
+      }
+      String last;
+      synchronized (this) {
+        if (failed < launched) {
+          return; // another holder is still answering
+        }
+        last = lastProblem;
+      }
+      finish(new Answer.Failed(last), null);
+    }
+
+    /** Ends the forward with {@code answer}; every other request still open is reset. */
+    private void finish(Answer answer, HttpClientRequest winner) {
+      if (!promise.tryComplete(answer)) {
+        return;
+      }
+      List<Sent> open;
+      synchronized (this) {
+        open = List.copyOf(sent);
+      }
+      for (var other : open) {
+        if (other.request() != winner) {
+          // once its headers are out (a reset before them would keep the stream's slot)
+          other.head().onComplete(ignored -> other.request().reset());
+        }
+      }
+    }
   }
 
   /** 429 (the peer is full) and 5xx are tried on the next holder; anything else is its answer. */

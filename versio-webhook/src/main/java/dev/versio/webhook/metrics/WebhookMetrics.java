@@ -154,6 +154,19 @@ public final class WebhookMetrics {
     }
   }
 
+  /**
+   * Counts a forward that asked a second holder because the first had not answered within {@code
+   * --forward-hedge-after}: a peer that is frozen, starved or far behind.
+   */
+  public void hedged() {
+    Counter.builder("versio.webhook.forward.hedges")
+        .description(
+            "Forwards that also asked a second holder because the first had not answered within"
+                + " --forward-hedge-after")
+        .register(registry)
+        .increment();
+  }
+
   private static String versionOf(String version) {
     return version == null ? "unknown" : version;
   }

@@ -1,12 +1,15 @@
 package dev.versio.webhook.forward;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.versio.api.served.ServedTargetsCodec;
 import dev.versio.testkit.tls.CertificateAuthority;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.PemKeyCertOptions;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,6 +63,153 @@ class ReviewForwarderTest {
     Files.writeString(ca, CertificateAuthority.create("peers").certificatePem());
     return new ReviewForwarder(
         vertx, routes, new Forwarding("127.0.0.1:9443", ca, Duration.ofSeconds(2)), "self");
+  }
+
+  /**
+   * A holder that answers every forward with {@code {"from":"<name>"}} over TLS and HTTP/2, with a
+   * certificate from {@code ca}; returns its port.
+   */
+  private int answeringPeer(CertificateAuthority ca, String name) throws Exception {
+    var cert = ca.issueServer("127.0.0.1");
+    var server =
+        vertx
+            .createHttpServer(
+                new HttpServerOptions()
+                    .setSsl(true)
+                    .setUseAlpn(true)
+                    .setKeyCertOptions(
+                        new PemKeyCertOptions()
+                            .setCertValue(Buffer.buffer(cert.certificatePem()))
+                            .setKeyValue(Buffer.buffer(cert.privateKeyPem()))))
+            .requestHandler(
+                req ->
+                    req.end()
+                        .onComplete(
+                            ignored ->
+                                req.response()
+                                    .putHeader("Content-Type", "application/json")
+                                    .end("{\"from\":\"" + name + "\"}")))
+            .listen(0, "127.0.0.1")
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(5, TimeUnit.SECONDS);
+    return server.actualPort();
+  }
+
+  /** A holder that accepts connections and never says a word, as a frozen process does. */
+  private static ServerSocket frozenPeer() throws Exception {
+    var socket = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+    Thread.ofVirtual()
+        .start(
+            () -> {
+              var accepted = new java.util.ArrayList<java.net.Socket>(); // kept open, never read
+              while (!socket.isClosed()) {
+                try {
+                  accepted.add(socket.accept());
+                } catch (java.io.IOException e) {
+                  break;
+                }
+              }
+              for (var open : accepted) {
+                try {
+                  open.close();
+                } catch (java.io.IOException ignored) {
+                  // closing anyway
+                }
+              }
+            });
+    return socket;
+  }
+
+  private final java.util.concurrent.atomic.AtomicInteger hedges =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  private ReviewForwarder hedgingForwarder(
+      Path dir, CertificateAuthority ca, Duration budget, Duration hedgeAfter) throws Exception {
+    var caFile = dir.resolve("peers-ca.crt");
+    Files.writeString(caFile, ca.certificatePem());
+    return new ReviewForwarder(
+        vertx,
+        routes,
+        new Forwarding("127.0.0.1:9443", caFile, budget, hedgeAfter),
+        "self",
+        hedges::incrementAndGet);
+  }
+
+  private static ReviewForwarder.Answer await(
+      ReviewForwarder forwarder, String target, Duration max) throws Exception {
+    return forwarder
+        .forward(target, Buffer.buffer("{}"), "application/json")
+        .toCompletionStage()
+        .toCompletableFuture()
+        .get(max.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  @Test
+  void aFrozenHolderCostsAForwardTheHedgeNotTheBudgetTheOtherHolderAnswers(@TempDir Path dir)
+      throws Exception {
+    var ca = CertificateAuthority.create("peers");
+    int live = answeringPeer(ca, "alpha-1");
+    try (var frozen = frozenPeer();
+        var forwarder = hedgingForwarder(dir, ca, Duration.ofSeconds(5), Duration.ofMillis(100))) {
+      holder("alpha-0", "127.0.0.1:" + frozen.getLocalPort());
+      holder("alpha-1", "127.0.0.1:" + live);
+      // the holders are taken in turn (sorted by replica): the first forward asks the frozen one
+      // first, and gets its answer from the other only through the hedge, long before the budget
+      for (int i = 0; i < 2; i++) {
+        var answer = await(forwarder, "w.example.com", Duration.ofSeconds(10));
+        if (i == 0) {
+          assertThat(hedges).hasValue(1);
+        }
+        assertThat(answer).isInstanceOf(ReviewForwarder.Answer.Relayed.class);
+        var relayed = (ReviewForwarder.Answer.Relayed) answer;
+        assertThat(relayed.peer().replica()).isEqualTo("versio/alpha-1");
+        assertThat(relayed.body().toString()).isEqualTo("{\"from\":\"alpha-1\"}");
+      }
+    }
+  }
+
+  @Test
+  void withoutTheHedgeAFrozenFirstHolderFailsTheForwardAtTheBudget(@TempDir Path dir)
+      throws Exception {
+    var ca = CertificateAuthority.create("peers");
+    int live = answeringPeer(ca, "alpha-1");
+    try (var frozen = frozenPeer();
+        var forwarder = hedgingForwarder(dir, ca, Duration.ofSeconds(2), Duration.ZERO)) {
+      holder("alpha-0", "127.0.0.1:" + frozen.getLocalPort());
+      holder("alpha-1", "127.0.0.1:" + live);
+      var answers = new java.util.ArrayList<ReviewForwarder.Answer>();
+      for (int i = 0; i < 2; i++) {
+        answers.add(await(forwarder, "w.example.com", Duration.ofSeconds(10)));
+      }
+      assertThat(hedges).hasValue(0);
+      // the forward that asked the frozen holder first waited for it until the budget ran out
+      assertThat(answers)
+          .filteredOn(a -> a instanceof ReviewForwarder.Answer.Failed)
+          .singleElement()
+          .satisfies(
+              a ->
+                  assertThat(((ReviewForwarder.Answer.Failed) a).reason())
+                      .contains("--forward-timeout"));
+    }
+  }
+
+  @Test
+  void aHedgeAsLongAsTheBudgetIsRefusedNamingBothFlags(@TempDir Path dir) {
+    assertThatThrownBy(
+            () ->
+                new Forwarding("127.0.0.1:9443", dir, Duration.ofSeconds(1), Duration.ofSeconds(1)))
+        .hasMessageContaining("--forward-hedge-after")
+        .hasMessageContaining("--forward-timeout");
+    assertThatThrownBy(
+            () ->
+                new Forwarding(
+                    "127.0.0.1:9443", dir, Duration.ofSeconds(1), Duration.ofNanos(500_000)))
+        .as("a timer cannot fire sooner than 1 ms")
+        .hasMessageContaining("at least 1ms");
+    assertThat(new Forwarding("127.0.0.1:9443", dir, Duration.ofMillis(200)).hedgeAfter())
+        .as("a budget too short for the default hedge: none")
+        .isZero();
   }
 
   private static ReviewForwarder.Answer await(ReviewForwarder forwarder, String target)
