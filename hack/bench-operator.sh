@@ -7,14 +7,15 @@
 #   hack/bench-operator.sh 1000 --runs 3
 #   hack/bench-operator.sh 300 --runs 3 --cold      # configs created while the operator is down
 #   hack/bench-operator.sh 1000 --runs 3 --pool-change   # then a second server joins the pool
+#   hack/bench-operator.sh 1000 --runs 3 --pool-change --front   # ... both behind one shared front
 # Options: --runs R, --threads T (concurrent creates, 4), --operator-xmx SIZE (512m),
 #          --operator-jvm-args "ARGS", --operator-jfr (profile of the operator JVM),
-#          --timeout-seconds S (max(180, N/2)), --cold, --pool-change, --out FILE.
+#          --timeout-seconds S (max(180, N/2)), --cold, --pool-change, --front, --out FILE.
 set -Eeuo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 . hack/lib/java.sh
-[ $# -ge 1 ] || { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 hack/control-plane.sh >/dev/null
 n=$1
 out=""
@@ -32,7 +33,7 @@ echo "building the harness..." >&2
 mvn -B -Dstyle.color=never -q -DskipTests -Dspotless.check.skip=true -pl versio-bench -am package \
   dependency:build-classpath -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime \
   >"$log" 2>&1 || { tail -n 30 "$log" >&2; exit 2; }
-cp="versio-bench/target/classes:$(cat versio-bench/target/classpath.txt)"
-exec "$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED \
+. hack/lib/classpath-snapshot.sh
+"$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED \
   -Xmx2g -Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener -Dbench.commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
   -cp "$cp" dev.versio.bench.operator.OperatorScale "$@"

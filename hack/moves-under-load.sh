@@ -29,19 +29,7 @@ echo "building the harness..." >&2
 mvn -B -Dstyle.color=never -q -DskipTests -Dspotless.check.skip=true -pl versio-bench -am package \
   dependency:build-classpath -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime \
   >"$log" 2>&1 || { tail -n 30 "$log" >&2; exit 2; }
-# a run takes minutes and starts JVMs along the way: give it a copy of Versio's own jars, so that a
-# build meanwhile cannot change the classes under it
-snapshot=$(mktemp -d "${TMPDIR:-/tmp}/versio-moves-classpath.XXXXXX")
-trap 'rm -rf "$snapshot"' EXIT
-cp -r versio-bench/target/classes "$snapshot/bench-classes"
-cp="$snapshot/bench-classes"
-IFS=: read -r -a entries < versio-bench/target/classpath.txt || true  # no newline at its end
-for entry in "${entries[@]}"; do
-  case "$entry" in
-    "$root"/*) cp "$entry" "$snapshot/" && cp="$cp:$snapshot/$(basename "$entry")" ;;
-    *) cp="$cp:$entry" ;;
-  esac
-done
+. hack/lib/classpath-snapshot.sh
 "$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED \
   -Xmx1g -Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener \
   -cp "$cp" "$main" "$@"

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * (TLS included) are copied unchanged both ways. Like a Service, it never retries a request; a
  * backend that refuses the connection closes the client's connection.
  */
-final class LoopbackBalancer implements AutoCloseable {
+public final class LoopbackBalancer implements AutoCloseable {
   private final ServerSocket listener;
   private final List<Integer> backends;
   private final AtomicInteger next = new AtomicInteger();
@@ -34,7 +34,7 @@ final class LoopbackBalancer implements AutoCloseable {
   }
 
   /** Listens on a free loopback port in front of {@code backendPorts}. */
-  static LoopbackBalancer start(List<Integer> backendPorts) throws IOException {
+  public static LoopbackBalancer start(List<Integer> backendPorts) throws IOException {
     if (backendPorts.isEmpty()) {
       throw new IllegalArgumentException("a balancer needs at least one backend");
     }
@@ -43,7 +43,7 @@ final class LoopbackBalancer implements AutoCloseable {
     return new LoopbackBalancer(listener, backendPorts);
   }
 
-  int port() {
+  public int port() {
     return listener.getLocalPort();
   }
 
@@ -60,7 +60,7 @@ final class LoopbackBalancer implements AutoCloseable {
    * Takes a backend out of rotation for new connections (or puts it back), as a Service drops a pod
    * whose readiness probe fails; connections already open to it stay, as they do with kube-proxy.
    */
-  void outOfRotation(int backendPort, boolean out) {
+  public void outOfRotation(int backendPort, boolean out) {
     if (out) {
       excluded.add(backendPort);
     } else {

@@ -44,7 +44,8 @@ import javax.management.openmbean.CompositeData;
  * <p>Peak heap is the largest heap in use seen by a 10 ms sampler or just before any collection (GC
  * notifications), so short peaks between samples are caught too.
  *
- * <p>Usage: {@code OperatorProcess <kubeconfig>}.
+ * <p>Usage: {@code OperatorProcess <kubeconfig> [--front-url URL]}: with {@code --front-url}, the
+ * operator points every shared server's targets at that one address (the pool's front).
  */
 public final class OperatorProcess {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -56,6 +57,7 @@ public final class OperatorProcess {
   public static void main(String[] args) throws Exception {
     watchHeap();
     var config = Config.fromKubeconfig(Files.readString(Path.of(args[0])));
+    String frontUrl = args.length == 3 && args[1].equals("--front-url") ? args[2] : null;
     var client = new KubernetesClientBuilder().withConfig(config).build();
     long started = System.nanoTime();
     client
@@ -75,6 +77,7 @@ public final class OperatorProcess {
                 // a lab: replicas are processes (URL mode), every CRD here is the lab's own
                 .allowUrlMode(true)
                 .targetGroups(java.util.List.of("*"))
+                .frontUrl(frontUrl)
                 .build(),
             Clock.systemUTC());
     var ready = new LinkedHashMap<String, Object>();

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.versio.api.config.CRDConversionConfig;
 import dev.versio.api.server.ConversionWebhookServer;
 import dev.versio.bench.fleet.ParallelCreate;
+import dev.versio.bench.handover.LoopbackBalancer;
 import dev.versio.testkit.ControlPlane;
 import dev.versio.testkit.ControlPlaneAssets;
 import dev.versio.testkit.Crds;
@@ -68,15 +69,21 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>{@code --pool-change} adds a last phase: a second server joins the sharding pool (the default
  * joins it first, which moves nothing), with its own webhook server in this JVM publishing what it
  * serves; timed from the new server's create until every target it wins points at it, each move
- * through the operator's handover gate (counted by the reason of {@code HandoverReady}).
+ * through the operator's handover gate (counted by the reason of {@code HandoverReady}). It reports
+ * the CPU seconds of every process during the change and how many target CRDs were written.
+ *
+ * <p>{@code --front} puts both servers behind one shared front ({@code --front-url}: a loopback
+ * balancer over both servers' listeners, each server forwarding reviews for targets it does not
+ * hold): the targets name the front once, and the pool change is done when every target the new
+ * server wins is served by it ({@code status.servedBy}), with no CRD written.
  *
  * <p>A config that is not Applied within the timeout fails the run; a failed run is reported as
  * such and never counted as a time.
  *
  * <p>Usage: {@code OperatorScale <n> [--runs R] [--threads T] [--operator-xmx 512m]
  * [--operator-jvm-args "ARGS"] [--timeout-seconds S] [--cold] [--operator-jfr] [--pool-change]
- * [--out FILE]}; {@code --operator-jfr} records a JFR profile of the operator JVM next to the
- * control plane's logs.
+ * [--front] [--out FILE]}; {@code --operator-jfr} records a JFR profile of the operator JVM next to
+ * the control plane's logs.
  */
 public final class OperatorScale {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -90,6 +97,7 @@ public final class OperatorScale {
   private final Duration timeout;
   private final boolean cold;
   private final boolean poolChange;
+  private final boolean front;
   private final boolean jfr;
   private final List<String> operatorJvmArgs;
   private final Path out;
@@ -107,6 +115,7 @@ public final class OperatorScale {
                 flags.getOrDefault("timeout-seconds", String.valueOf(Math.max(180, n / 2)))));
     this.cold = flags.containsKey("cold");
     this.poolChange = flags.containsKey("pool-change");
+    this.front = flags.containsKey("front");
     this.jfr = flags.containsKey("operator-jfr");
     var jvmArgs = flags.getOrDefault("operator-jvm-args", "").trim();
     this.operatorJvmArgs = jvmArgs.isEmpty() ? List.of() : List.of(jvmArgs.split("\\s+"));
@@ -118,14 +127,17 @@ public final class OperatorScale {
       System.err.println(
           "usage: OperatorScale <n> [--runs R] [--threads T] [--operator-xmx 512m]"
               + " [--operator-jvm-args \"ARGS\"] [--timeout-seconds S] [--cold] [--operator-jfr]"
-              + " [--pool-change]"
+              + " [--pool-change] [--front]"
               + " [--out FILE]");
       System.exit(2);
     }
     var flags = new LinkedHashMap<String, String>();
     for (int i = 1; i < args.length; i++) {
       var name = args[i].replaceFirst("^--", "");
-      if (name.equals("cold") || name.equals("operator-jfr") || name.equals("pool-change")) {
+      if (name.equals("cold")
+          || name.equals("operator-jfr")
+          || name.equals("pool-change")
+          || name.equals("front")) {
         flags.put(name, "true");
       } else {
         flags.put(name, args[++i]);
@@ -203,32 +215,39 @@ public final class OperatorScale {
       var cert = ca.issueServer("127.0.0.1", "localhost");
       Files.writeString(certDir.resolve("tls.crt"), cert.certificatePem());
       Files.writeString(certDir.resolve("tls.key"), cert.privateKeyPem());
+      Files.writeString(certDir.resolve("ca.crt"), ca.material().certificatePem());
+      createSystemNamespace(client);
+      // behind the front: both servers' ports are known up front, the joining one out of rotation
+      // until it runs (a Service leaves out pods that are not ready)
+      int benchPort = front ? freePort() : 0;
+      int joiningPort = front ? freePort() : 0;
+      var balancer = front ? LoopbackBalancer.start(List.of(benchPort, joiningPort)) : null;
+      if (balancer != null) {
+        balancer.outOfRotation(joiningPort, true);
+      }
       var webhookClient = cp.adminClient();
       try (var webhook =
-              WebhookServer.start(
-                  webhookClient,
-                  new WebhookServerOptions(
-                      ScaleFixtures.SERVER,
-                      certDir,
-                      "127.0.0.1",
-                      0,
-                      0,
-                      Duration.ofSeconds(5),
-                      WebhookServerOptions.DEFAULT_MAX_BODY_BYTES,
-                      2,
-                      null),
-                  Clock.systemUTC());
+              startServer(webhookClient, ScaleFixtures.SERVER, certDir, benchPort, front);
           var watches = new Watches(client)) {
-        var url = "https://127.0.0.1:" + webhook.conversionPort();
+        var serverUrl = "https://127.0.0.1:" + webhook.conversionPort();
+        // what every target names: the front, or the server's own listener
+        var url = balancer != null ? "https://127.0.0.1:" + balancer.port() : serverUrl;
         client
-            .resource(ScaleFixtures.defaultUrlServer(url, ca.material().certificateBase64()))
+            .resource(ScaleFixtures.defaultUrlServer(serverUrl, ca.material().certificateBase64()))
             .create();
         var kubeconfig = cp.kubeconfig();
+        var frontUrl = balancer != null ? url : null;
         Child operator;
         if (cold) {
           try (var first =
               Child.start(
-                  kubeconfig, operatorXmx, List.of(), cp.directory(), "operator-0", false)) {
+                  kubeconfig,
+                  operatorXmx,
+                  List.of(),
+                  cp.directory(),
+                  "operator-0",
+                  false,
+                  frontUrl)) {
             awaitServerAvailable(client);
             first.quit();
           }
@@ -237,7 +256,13 @@ public final class OperatorScale {
         } else {
           operator =
               Child.start(
-                  kubeconfig, operatorXmx, operatorJvmArgs, cp.directory(), "operator", jfr);
+                  kubeconfig,
+                  operatorXmx,
+                  operatorJvmArgs,
+                  cp.directory(),
+                  "operator",
+                  jfr,
+                  frontUrl);
           say("operator ready in %d ms (its own JVM)", operator.startMillis);
           awaitServerAvailable(client);
           say("server %s is Available", ScaleFixtures.SERVER);
@@ -306,7 +331,13 @@ public final class OperatorScale {
             operatorStart = System.nanoTime();
             operator =
                 Child.start(
-                    kubeconfig, operatorXmx, operatorJvmArgs, cp.directory(), "operator", jfr);
+                    kubeconfig,
+                    operatorXmx,
+                    operatorJvmArgs,
+                    cp.directory(),
+                    "operator",
+                    jfr,
+                    frontUrl);
             say(
                 "operator ready in %d ms (its own JVM), started after the configs",
                 operator.startMillis);
@@ -383,12 +414,23 @@ public final class OperatorScale {
               pointing++;
             }
           }
-          say("check: %d of %d CRDs convert through the webhook server", pointing, n);
+          say(
+              "check: %d of %d CRDs convert through %s",
+              pointing, n, balancer != null ? "the front" : "the webhook server");
           if (pointing != n) {
             return result.fail((n - pointing) + " CRDs do not point at the webhook server");
           }
           if (poolChange) {
-            var failure = poolChange(cp, client, certDir, ca.material().certificateBase64());
+            var failure =
+                poolChange(
+                    cp,
+                    client,
+                    watches,
+                    operator,
+                    certDir,
+                    ca.material().certificateBase64(),
+                    balancer,
+                    joiningPort);
             if (failure != null) {
               return result.fail(failure);
             }
@@ -401,26 +443,28 @@ public final class OperatorScale {
         }
       } finally {
         webhookClient.close();
+        if (balancer != null) {
+          balancer.close();
+        }
       }
     }
   }
 
   /**
-   * A second server joins the pool; returns null when every target it wins was repointed to it in
-   * time, else why not.
+   * A second server joins the pool; returns null when every target it wins moved to it in time
+   * (repointed to it, or behind the front served by it), else why not.
    */
-  private String poolChange(ControlPlane cp, KubernetesClient client, Path certDir, String caBundle)
+  private String poolChange(
+      ControlPlane cp,
+      KubernetesClient client,
+      Watches watches,
+      Child operator,
+      Path certDir,
+      String caBundle,
+      LoopbackBalancer balancer,
+      int joiningPort)
       throws Exception {
     var joining = "pool-b";
-    client
-        .namespaces()
-        .resource(
-            new io.fabric8.kubernetes.api.model.NamespaceBuilder()
-                .withNewMetadata()
-                .withName("versio-system")
-                .endMetadata()
-                .build())
-        .serverSideApply();
     var views =
         List.of(
             new dev.versio.api.assign.ServerView(ScaleFixtures.SERVER, true, true, 1),
@@ -432,26 +476,12 @@ public final class OperatorScale {
         moving.add(ScaleFixtures.configName(i));
       }
     }
+    boolean behindFront = balancer != null;
     try (var joiningClient = cp.adminClient();
-        var server =
-            WebhookServer.start(
-                joiningClient,
-                new WebhookServerOptions(
-                    joining,
-                    certDir,
-                    "127.0.0.1",
-                    0,
-                    0,
-                    Duration.ofSeconds(5),
-                    WebhookServerOptions.DEFAULT_MAX_BODY_BYTES,
-                    2,
-                    null),
-                Clock.systemUTC(),
-                dev.versio.webhook.tracing.ReviewTracing.off(),
-                new dev.versio.webhook.served.ServedTargetsPublication(
-                    new dev.versio.webhook.served.ReplicaIdentity(
-                        joining + "-0", null, "versio-system"),
-                    Duration.ofSeconds(30)))) {
+        var server = startServer(joiningClient, joining, certDir, joiningPort, behindFront)) {
+      if (behindFront) {
+        balancer.outOfRotation(joiningPort, false); // it runs: ready for new connections
+      }
       var url = "https://127.0.0.1:" + server.conversionPort();
       client
           .resources(dev.versio.api.server.ConversionWebhookServer.class)
@@ -462,27 +492,39 @@ public final class OperatorScale {
                     new dev.versio.api.server.ConversionWebhookServerSpec.Sharding();
                 return s;
               });
+      var generations = crdGenerations(client);
+      var cpuBefore = Cpu.of(cp, operator);
       var pooled = dev.versio.testkit.fleet.Widgets.urlServer(joining, url, caBundle);
       pooled.getSpec().sharding = new dev.versio.api.server.ConversionWebhookServerSpec.Sharding();
       long start = System.nanoTime();
       client.resource(pooled).create();
       say(
-          "pool change: %s joins the pool of %s; %d of %d targets must move to it",
-          joining, ScaleFixtures.SERVER, moving.size(), n);
+          "pool change%s: %s joins the pool of %s; %d of %d targets must move to it",
+          behindFront ? " behind the front" : "", joining, ScaleFixtures.SERVER, moving.size(), n);
       long deadline = start + timeout.toNanos();
       var reasons = new java.util.TreeMap<String, Integer>();
+      var movingTargets =
+          moving.stream().map(c -> watches.targetOf.get(c)).filter(t -> t != null).toList();
+      long compiled = 0;
       int done = 0;
       while (System.nanoTime() < deadline) {
+        if (compiled == 0
+            && movingTargets.stream().allMatch(t -> server.registry().get(t).isPresent())) {
+          compiled = System.nanoTime();
+          say(
+              "pool change: %s holds the plans of all %d moved targets %.2f s after its create",
+              joining, movingTargets.size(), seconds(compiled - start));
+        }
         reasons.clear();
         done = 0;
-        for (var config :
-            client.resources(dev.versio.api.config.CRDConversionConfig.class).list().getItems()) {
-          var status = config.getStatus();
-          if (!moving.contains(config.getMetadata().getName())
-              || status == null
-              || status.webhookURL == null
-              || !status.webhookURL.startsWith(url + "/")
-              || !"Applied".equals(status.phase)) {
+        // from the harness's watch, so that polling costs the apiserver nothing
+        for (var name : moving) {
+          var status = watches.status.get(name);
+          if (status == null
+              || !"Applied".equals(status.phase)
+              || !(behindFront
+                  ? joining.equals(status.servedBy)
+                  : status.webhookURL != null && status.webhookURL.startsWith(url + "/"))) {
             continue;
           }
           done++;
@@ -497,18 +539,112 @@ public final class OperatorScale {
         if (done == moving.size()) {
           break;
         }
-        Thread.sleep(250); // polling the cluster
+        Thread.sleep(50); // polling this JVM's watch cache
       }
       double seconds = seconds(System.nanoTime() - start);
+      var cpu = Cpu.of(cp, operator).minus(cpuBefore);
       say(
-          "pool change: %d of %d moved targets repointed %.2f s after %s was created; HandoverReady"
+          "pool change: %d of %d moved targets %s %.2f s after %s was created; HandoverReady"
               + " of the moved configs: %s",
-          done, moving.size(), seconds, joining, reasons);
+          done,
+          moving.size(),
+          behindFront ? "served by it" : "repointed",
+          seconds,
+          joining,
+          reasons);
+      var after = crdGenerations(client);
+      long written =
+          generations.entrySet().stream()
+              .filter(e -> !e.getValue().equals(after.get(e.getKey())))
+              .count();
+      say(
+          "pool change: %d of %d target CRDs written (metadata.generation changed); CPU from the"
+              + " create until then: %s",
+          written, generations.size(), cpu);
       if (done != moving.size()) {
-        return (moving.size() - done) + " moved targets not repointed in time";
+        return (moving.size() - done)
+            + " moved targets not "
+            + (behindFront ? "served" : "repointed")
+            + " in time";
+      }
+      if (behindFront && written > 0) {
+        return written + " target CRDs written behind the front";
       }
       return null;
     }
+  }
+
+  /** {@code metadata.generation} of every CRD of this run's targets, by name. */
+  private static Map<String, Long> crdGenerations(KubernetesClient client) {
+    var out = new java.util.TreeMap<String, Long>();
+    for (var crd : client.apiextensions().v1().customResourceDefinitions().list().getItems()) {
+      if (crd.getSpec().getGroup().endsWith(".bench.versio.dev")) {
+        out.put(crd.getMetadata().getName(), crd.getMetadata().getGeneration());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A webhook server in this JVM; behind the front it publishes what it serves and forwards what it
+   * does not ({@code port} 0: any free port, only without the front).
+   */
+  private static WebhookServer startServer(
+      KubernetesClient client, String name, Path certDir, int port, boolean behindFront)
+      throws InterruptedException {
+    var options =
+        new WebhookServerOptions(
+            name,
+            certDir,
+            "127.0.0.1",
+            port,
+            0,
+            Duration.ofSeconds(5),
+            WebhookServerOptions.DEFAULT_MAX_BODY_BYTES,
+            2,
+            null);
+    var publication =
+        new dev.versio.webhook.served.ServedTargetsPublication(
+            new dev.versio.webhook.served.ReplicaIdentity(name + "-0", null, "versio-system"),
+            Duration.ofSeconds(30));
+    if (!behindFront) {
+      return ScaleFixtures.SERVER.equals(name)
+          ? WebhookServer.start(client, options, Clock.systemUTC())
+          : WebhookServer.start(
+              client,
+              options,
+              Clock.systemUTC(),
+              dev.versio.webhook.tracing.ReviewTracing.off(),
+              publication);
+    }
+    return WebhookServer.start(
+        client,
+        options,
+        Clock.systemUTC(),
+        dev.versio.webhook.tracing.ReviewTracing.off(),
+        publication,
+        new dev.versio.webhook.forward.Forwarding(
+            "127.0.0.1:" + port,
+            certDir.resolve("ca.crt"),
+            dev.versio.webhook.forward.Forwarding.DEFAULT_TIMEOUT));
+  }
+
+  private static int freePort() throws IOException {
+    try (var socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+
+  private static void createSystemNamespace(KubernetesClient client) {
+    client
+        .namespaces()
+        .resource(
+            new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                .withNewMetadata()
+                .withName("versio-system")
+                .endMetadata()
+                .build())
+        .serverSideApply();
   }
 
   private static void installVersioCrds(KubernetesClient client) throws IOException {
@@ -572,6 +708,14 @@ public final class OperatorScale {
     final Map<String, Long> created = new ConcurrentHashMap<>();
     final Map<String, Long> applied = new ConcurrentHashMap<>();
     final Map<String, String> phase = new ConcurrentHashMap<>();
+
+    /** The target (CRD name) of every config. */
+    final Map<String, String> targetOf = new ConcurrentHashMap<>();
+
+    /** The latest status of every config, as the watch saw it. */
+    final Map<String, dev.versio.api.config.ConversionConfigStatus> status =
+        new ConcurrentHashMap<>();
+
     final Map<String, Set<String>> phasesBefore = new ConcurrentHashMap<>();
     final AtomicInteger configUpdates = new AtomicInteger();
     final AtomicInteger serverUpdates = new AtomicInteger();
@@ -615,9 +759,15 @@ public final class OperatorScale {
                         if (update) {
                           configUpdates.incrementAndGet();
                         }
+                        if (config.getSpec() != null && config.getSpec().targetName() != null) {
+                          targetOf.put(name, config.getSpec().targetName());
+                        }
                         var status = config.getStatus();
                         var p = status == null || status.phase == null ? "(none)" : status.phase;
                         phase.put(name, p);
+                        if (status != null) {
+                          this.status.put(name, status);
+                        }
                         if ("Applied".equals(p)) {
                           applied.putIfAbsent(name, now);
                         } else if (!applied.containsKey(name)) {
@@ -763,7 +913,13 @@ public final class OperatorScale {
     }
 
     static Child start(
-        Path kubeconfig, String xmx, List<String> jvmArgs, Path logDir, String name, boolean jfr)
+        Path kubeconfig,
+        String xmx,
+        List<String> jvmArgs,
+        Path logDir,
+        String name,
+        boolean jfr,
+        String frontUrl)
         throws Exception {
       var java = ProcessHandle.current().info().command().orElse("java");
       var command =
@@ -786,6 +942,9 @@ public final class OperatorScale {
               System.getProperty("java.class.path"),
               OperatorProcess.class.getName(),
               kubeconfig.toString()));
+      if (frontUrl != null) {
+        command.addAll(List.of("--front-url", frontUrl));
+      }
       var process =
           new ProcessBuilder(command)
               .redirectError(
