@@ -74,20 +74,17 @@ final class OperatorFixture {
     return VersioOperator.start(client, options, clock);
   }
 
-  /** Creates {@code namespace} unless it exists. */
   /** The {@code spec.conversion} of CRD {@code crd} as stored now. */
   static io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceConversion conversionOf(
       KubernetesClient client, String crd) {
-    return client
-        .apiextensions()
-        .v1()
-        .customResourceDefinitions()
-        .withName(crd)
-        .get()
-        .getSpec()
-        .getConversion();
+    return crd(client, crd).getSpec().getConversion();
   }
 
+  private static CustomResourceDefinition crd(KubernetesClient client, String name) {
+    return client.apiextensions().v1().customResourceDefinitions().withName(name).get();
+  }
+
+  /** Creates {@code namespace} unless it exists. */
   static void ensureNamespace(KubernetesClient client, String namespace) {
     client
         .namespaces()
@@ -223,14 +220,7 @@ final class OperatorFixture {
    * The {@code metadata.generation} of CRD {@code crd}: it changes with every write of its spec.
    */
   static long crdGeneration(KubernetesClient client, String crd) {
-    return client
-        .apiextensions()
-        .v1()
-        .customResourceDefinitions()
-        .withName(crd)
-        .get()
-        .getMetadata()
-        .getGeneration();
+    return crd(client, crd).getMetadata().getGeneration();
   }
 
   /** A ConversionWebhookServer in Service mode whose children live in {@code namespace}. */

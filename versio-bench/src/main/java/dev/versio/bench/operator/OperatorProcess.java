@@ -60,15 +60,7 @@ public final class OperatorProcess {
     String frontUrl = args.length == 3 && args[1].equals("--front-url") ? args[2] : null;
     var client = new KubernetesClientBuilder().withConfig(config).build();
     long started = System.nanoTime();
-    client
-        .namespaces()
-        .resource(
-            new io.fabric8.kubernetes.api.model.NamespaceBuilder()
-                .withNewMetadata()
-                .withName("versio-system")
-                .endMetadata()
-                .build())
-        .serverSideApply();
+    OperatorScale.createSystemNamespace(client);
     var operator =
         VersioOperator.start(
             client,

@@ -635,7 +635,8 @@ public final class OperatorScale {
     }
   }
 
-  private static void createSystemNamespace(KubernetesClient client) {
+  /** The namespace the operator and the servers' Leases live in. */
+  static void createSystemNamespace(KubernetesClient client) {
     client
         .namespaces()
         .resource(

@@ -121,6 +121,17 @@ class ReviewForwarderTest {
     return socket;
   }
 
+  /**
+   * Two holders of the target: {@code alpha-0} frozen, {@code alpha-1} answering; returns the
+   * frozen one's socket, to close.
+   */
+  private ServerSocket frozenAndLiveHolders(CertificateAuthority ca) throws Exception {
+    var frozen = frozenPeer();
+    holder("alpha-0", "127.0.0.1:" + frozen.getLocalPort());
+    holder("alpha-1", "127.0.0.1:" + answeringPeer(ca, "alpha-1"));
+    return frozen;
+  }
+
   private final java.util.concurrent.atomic.AtomicInteger hedges =
       new java.util.concurrent.atomic.AtomicInteger();
 
@@ -149,11 +160,8 @@ class ReviewForwarderTest {
   void aFrozenHolderCostsAForwardTheHedgeNotTheBudgetTheOtherHolderAnswers(@TempDir Path dir)
       throws Exception {
     var ca = CertificateAuthority.create("peers");
-    int live = answeringPeer(ca, "alpha-1");
-    try (var frozen = frozenPeer();
+    try (var frozen = frozenAndLiveHolders(ca);
         var forwarder = hedgingForwarder(dir, ca, Duration.ofSeconds(5), Duration.ofMillis(100))) {
-      holder("alpha-0", "127.0.0.1:" + frozen.getLocalPort());
-      holder("alpha-1", "127.0.0.1:" + live);
       // the holders are taken in turn (sorted by replica): the first forward asks the frozen one
       // first, and gets its answer from the other only through the hedge, long before the budget
       for (int i = 0; i < 2; i++) {
@@ -173,11 +181,8 @@ class ReviewForwarderTest {
   void withoutTheHedgeAFrozenFirstHolderFailsTheForwardAtTheBudget(@TempDir Path dir)
       throws Exception {
     var ca = CertificateAuthority.create("peers");
-    int live = answeringPeer(ca, "alpha-1");
-    try (var frozen = frozenPeer();
+    try (var frozen = frozenAndLiveHolders(ca);
         var forwarder = hedgingForwarder(dir, ca, Duration.ofSeconds(2), Duration.ZERO)) {
-      holder("alpha-0", "127.0.0.1:" + frozen.getLocalPort());
-      holder("alpha-1", "127.0.0.1:" + live);
       var answers = new java.util.ArrayList<ReviewForwarder.Answer>();
       for (int i = 0; i < 2; i++) {
         answers.add(await(forwarder, "w.example.com", Duration.ofSeconds(10)));
@@ -214,11 +219,7 @@ class ReviewForwarderTest {
 
   private static ReviewForwarder.Answer await(ReviewForwarder forwarder, String target)
       throws Exception {
-    return forwarder
-        .forward(target, Buffer.buffer("{}"), "application/json")
-        .toCompletionStage()
-        .toCompletableFuture()
-        .get(5, TimeUnit.SECONDS);
+    return await(forwarder, target, Duration.ofSeconds(5));
   }
 
   @Test
