@@ -147,7 +147,7 @@ public final class ClusterWriter {
             var stored =
                 client
                     .genericKubernetesResources(type)
-                    .withName(name)
+                    .resource(handle(apiVersion(type), type.getKind(), name))
                     .patch(context, stamped.toString());
             ok = true;
             return stored;
@@ -265,7 +265,7 @@ public final class ClusterWriter {
           try {
             client
                 .genericKubernetesResources(object.getApiVersion(), object.getKind())
-                .withName(object.getMetadata().getName())
+                .resource(handle(object))
                 .patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());
             ok = true;
             return finalizers;
@@ -291,7 +291,7 @@ public final class ClusterWriter {
           try {
             client
                 .genericKubernetesResources(config.getApiVersion(), config.getKind())
-                .withName(config.getMetadata().getName())
+                .resource(handle(config))
                 .subresource("status")
                 .patch(PatchContext.of(PatchType.JSON), patch);
             ok = true;
@@ -300,6 +300,31 @@ public final class ClusterWriter {
             metrics.write("status", ok);
           }
         });
+  }
+
+  /**
+   * A stand-in that only names {@code object}: a patch sent through it goes straight out, where a
+   * patch by name alone makes the client read the whole object from the apiserver first.
+   */
+  private static GenericKubernetesResource handle(HasMetadata object) {
+    var handle = handle(object.getApiVersion(), object.getKind(), object.getMetadata().getName());
+    handle.getMetadata().setNamespace(object.getMetadata().getNamespace());
+    return handle;
+  }
+
+  private static String apiVersion(ResourceDefinitionContext type) {
+    return type.getGroup() == null || type.getGroup().isEmpty()
+        ? type.getVersion()
+        : type.getGroup() + "/" + type.getVersion();
+  }
+
+  private static GenericKubernetesResource handle(String apiVersion, String kind, String name) {
+    var handle = new GenericKubernetesResource();
+    handle.setApiVersion(apiVersion);
+    handle.setKind(kind);
+    handle.setMetadata(
+        new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name).build());
+    return handle;
   }
 
   private ObjectNode statusTree(Object status) {
