@@ -153,8 +153,9 @@ public final class OperatorCommand implements Callable<Integer> {
       defaultValue = "50",
       paramLabel = "QPS",
       description =
-          "How many configs per second a change of a webhook server re-queues; 0 = unpaced"
-              + " (default: ${DEFAULT-VALUE}).")
+          "How many configs per second a change of a webhook server re-queues when their"
+              + " reconcile rewrites the target CRD (moves behind the shared front are not"
+              + " paced); 0 = unpaced (default: ${DEFAULT-VALUE}).")
   double fanoutQps;
 
   @Option(

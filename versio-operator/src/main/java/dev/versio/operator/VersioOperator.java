@@ -187,7 +187,7 @@ public final class VersioOperator implements AutoCloseable {
           new ConfigTriggers<dev.versio.api.config.CRDConversionConfig>(
               "crd-config-watches", scheduler, options.fanoutQps());
       triggers.lookUpIn(cache::crdConfig);
-      new ConfigWatches<>(ConfigKind.CRD, cache, triggers, metrics, options.namespace()).register();
+      new ConfigWatches<>(ConfigKind.CRD, cache, triggers, metrics, options).register();
       viewChanged.add(servedGate.onViewChanged(ConfigKind.CRD.kind(), triggers::now));
       var reconciler =
           new CRDConfigReconciler(cache, writer, metrics, triggers, handover, options, clock);
@@ -210,7 +210,7 @@ public final class VersioOperator implements AutoCloseable {
           new ConfigTriggers<dev.versio.api.config.XRDConversionConfig>(
               "xrd-config-watches", scheduler, options.fanoutQps());
       triggers.lookUpIn(cache::xrdConfig);
-      new ConfigWatches<>(ConfigKind.XRD, cache, triggers, metrics, options.namespace()).register();
+      new ConfigWatches<>(ConfigKind.XRD, cache, triggers, metrics, options).register();
       viewChanged.add(servedGate.onViewChanged(ConfigKind.XRD.kind(), triggers::now));
       var reconciler =
           new XRDConfigReconciler(cache, writer, metrics, triggers, handover, options, clock);

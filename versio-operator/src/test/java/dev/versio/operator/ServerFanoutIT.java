@@ -57,7 +57,12 @@ class ServerFanoutIT {
       var triggers =
           new ConfigTriggers<CRDConversionConfig>(
               scheduler, qps, name -> recorded.add(new Trigger(name, System.nanoTime())));
-      new ConfigWatches<>(ConfigKind.CRD, cache, triggers, new OperatorMetrics(), "versio-system")
+      new ConfigWatches<>(
+              ConfigKind.CRD,
+              cache,
+              triggers,
+              new OperatorMetrics(),
+              OperatorOptions.defaults("versio-system"))
           .register();
       cache.start(Duration.ofSeconds(30));
       await().atMost(Duration.ofSeconds(30)).until(() -> cache.crdConfigs().size() == 250);

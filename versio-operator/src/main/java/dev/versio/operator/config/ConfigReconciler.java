@@ -16,7 +16,6 @@ import dev.versio.operator.gate.CaBundleSource;
 import dev.versio.operator.gate.HandoverGate;
 import dev.versio.operator.gate.ServerReadyGate;
 import dev.versio.operator.metrics.OperatorMetrics;
-import dev.versio.operator.server.children.WebhookServerChildren;
 import dev.versio.operator.status.Analysis;
 import dev.versio.operator.status.Conditions;
 import dev.versio.operator.status.ConfigStatusPolicy;
@@ -687,31 +686,7 @@ public abstract class ConfigReconciler<
     }
 
     private ConversionPatch.Endpoint endpoint(ConversionWebhookServer server) {
-      var serverSpec = server.getSpec();
-      if (serverSpec != null && serverSpec.url != null) {
-        // behind the shared front every move keeps the URL: the CRD is not written again
-        return ConversionPatch.Endpoint.url(
-            options.frontUrl() != null && !server.isIsolated()
-                ? options.frontUrl()
-                : serverSpec.url,
-            target);
-      }
-      if (WebhookServerChildren.behindFront(server, options.serviceFront())) {
-        return ConversionPatch.Endpoint.service(
-            CaBundleSource.namespaceOf(server, options.namespace()),
-            WebhookServerChildren.FRONT_SERVICE,
-            443,
-            target);
-      }
-      int port =
-          serverSpec == null || serverSpec.service == null || serverSpec.service.port == null
-              ? 443
-              : serverSpec.service.port;
-      return ConversionPatch.Endpoint.service(
-          CaBundleSource.namespaceOf(server, options.namespace()),
-          server.getMetadata().getName() + "-webhook-server",
-          port,
-          target);
+      return ConfigEndpoint.of(server, target, options);
     }
   }
 

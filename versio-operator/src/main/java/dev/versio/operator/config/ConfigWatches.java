@@ -5,6 +5,7 @@ import dev.versio.api.config.ConversionConfigSpec;
 import dev.versio.api.config.ConversionConfigStatus;
 import dev.versio.api.server.ConversionWebhookServer;
 import dev.versio.engine.json.EngineJson;
+import dev.versio.operator.OperatorOptions;
 import dev.versio.operator.cluster.ClusterCache;
 import dev.versio.operator.fanout.ConfigTriggers;
 import dev.versio.operator.fanout.ServerFanout;
@@ -22,10 +23,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Maps the operator's watches onto configs of one kind: a target CRD/XRD → the configs targeting it
- * (index lookup); a server change → the configs assigned to it under the old or the new view,
- * paced; a server's TLS Secret → the configs assigned to that server, paced (a rotated CA reaches
- * every target within seconds). A mapping that fails is counted, logged and dropped; the periodic
- * resync repairs it.
+ * (index lookup); a server change → the configs assigned to it under the old or the new view, paced
+ * where their reconcile rewrites the target (unpaced where it keeps its endpoint, as moves behind
+ * the front do); a server's TLS Secret → the configs assigned to that server, paced (a rotated CA
+ * reaches every target within seconds). A mapping that fails is counted, logged and dropped; the
+ * periodic resync repairs it.
  */
 public final class ConfigWatches<
     C extends CustomResource<? extends ConversionConfigSpec, ConversionConfigStatus>> {
@@ -36,32 +38,34 @@ public final class ConfigWatches<
   private final ClusterCache cache;
   private final ConfigTriggers<C> triggers;
   private final OperatorMetrics metrics;
-  private final String operatorNamespace;
+  private final OperatorOptions options;
 
   public ConfigWatches(
       ConfigKind<C> kind,
       ClusterCache cache,
       ConfigTriggers<C> triggers,
       OperatorMetrics metrics,
-      String operatorNamespace) {
+      OperatorOptions options) {
     this.kind = kind;
     this.cache = cache;
     this.triggers = triggers;
     this.metrics = metrics;
-    this.operatorNamespace = operatorNamespace;
+    this.options = options;
   }
 
   /** Subscribes to the cache. */
   public void register() {
     if (kind.xrd()) {
       cache.onXrd((old, now, deleted) -> onTarget(old, now, deleted));
-      cache.onXrdApiAvailable(() -> map("mapXrdApiToConfigs", () -> names(kind.all(cache)), false));
+      cache.onXrdApiAvailable(
+          () -> map("mapXrdApiToConfigs", () -> names(kind.all(cache)), triggers::now));
     } else {
       cache.onCrd((old, now, deleted) -> onTarget(old, now, deleted));
     }
     cache.onServer(this::onServer);
     cache.onSecret(
-        (old, now, deleted) -> map("mapSecretToAssignedConfigs", () -> configsOfSecret(now), true));
+        (old, now, deleted) ->
+            map("mapSecretToAssignedConfigs", () -> configsOfSecret(now), triggers::paced));
   }
 
   private void onTarget(HasMetadata old, HasMetadata target, boolean deleted) {
@@ -69,7 +73,7 @@ public final class ConfigWatches<
       return; // the operator's own apply: the config that wrote it has seen it already
     }
     var name = target.getMetadata().getName();
-    map("mapTargetToConfigs", () -> names(kind.targeting(cache, name)), false);
+    map("mapTargetToConfigs", () -> names(kind.targeting(cache, name)), triggers::now);
   }
 
   private void onServer(ConversionWebhookServer old, ConversionWebhookServer now, boolean deleted) {
@@ -89,7 +93,55 @@ public final class ConfigWatches<
           var after = deleted ? null : ServerView.of(now);
           return ServerFanout.affected(refs(), others, before, after);
         },
-        true);
+        this::paceTargetWrites);
+  }
+
+  /**
+   * A server change's configs: those that keep their endpoint (a move inside the pool behind the
+   * shared front writes status only) go unpaced through the lane; the others, whose reconcile
+   * rewrites the target CRD, are spread at {@code --fanout-qps}.
+   */
+  private void paceTargetWrites(List<String> names) {
+    var servers = cache.servers();
+    var byName = new java.util.HashMap<String, C>();
+    kind.all(cache).forEach(c -> byName.put(c.getMetadata().getName(), c));
+    var keeping = new java.util.ArrayList<String>();
+    var moving = new java.util.ArrayList<String>();
+    for (var name : names) {
+      var config = byName.get(name);
+      boolean keeps =
+          config != null && keepsEndpoint(config.getSpec(), config.getStatus(), servers, options);
+      (keeps ? keeping : moving).add(name);
+    }
+    triggers.unpaced(keeping);
+    triggers.paced(moving);
+  }
+
+  /**
+   * Whether the config, applied before, resolves among {@code servers} to an endpoint equal to the
+   * one it applied: its reconcile then writes no target (a move inside the pool behind the front).
+   */
+  static boolean keepsEndpoint(
+      ConversionConfigSpec spec,
+      ConversionConfigStatus status,
+      java.util.Collection<ConversionWebhookServer> servers,
+      OperatorOptions options) {
+    if (spec == null || spec.targetName() == null || status == null || status.webhookURL == null) {
+      return false;
+    }
+    var assignment =
+        dev.versio.api.assign.AssignmentResolver.resolve(
+            spec.webhookServerRef == null ? null : spec.webhookServerRef.name,
+            spec.targetName(),
+            servers.stream().map(ServerView::of).toList());
+    if (!(assignment instanceof dev.versio.api.assign.Assignment.Assigned assigned)) {
+      return false;
+    }
+    return servers.stream()
+        .filter(s -> s.getMetadata().getName().equals(assigned.server()))
+        .findFirst()
+        .map(s -> ConfigEndpoint.of(s, spec.targetName(), options).url().equals(status.webhookURL))
+        .orElse(false);
   }
 
   private List<String> configsOfSecret(io.fabric8.kubernetes.api.model.Secret secret) {
@@ -101,7 +153,7 @@ public final class ConfigWatches<
     var serverName = secretName.substring(0, secretName.length() - suffix.length());
     var server = cache.server(serverName);
     if (server.isEmpty()
-        || !CaBundleSource.namespaceOf(server.get(), operatorNamespace)
+        || !CaBundleSource.namespaceOf(server.get(), options.namespace())
             .equals(secret.getMetadata().getNamespace())) {
       return List.of();
     }
@@ -182,7 +234,10 @@ public final class ConfigWatches<
     return configs.stream().map(c -> c.getMetadata().getName()).toList();
   }
 
-  private void map(String function, Supplier<List<String>> mapping, boolean paced) {
+  private void map(
+      String function,
+      Supplier<List<String>> mapping,
+      java.util.function.Consumer<List<String>> enqueue) {
     var qualified = kind.label() + "conversionconfig." + function;
     List<String> names;
     try {
@@ -195,10 +250,6 @@ public final class ConfigWatches<
           e.toString());
       return;
     }
-    if (paced) {
-      triggers.paced(names);
-    } else {
-      triggers.now(names);
-    }
+    enqueue.accept(names);
   }
 }

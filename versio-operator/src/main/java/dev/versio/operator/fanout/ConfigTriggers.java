@@ -28,6 +28,12 @@ public final class ConfigTriggers<P extends HasMetadata>
   private volatile java.util.function.Consumer<String> pacedSink;
   private final Map<String, ScheduledFuture<?>> rechecks = new ConcurrentHashMap<>();
 
+  /**
+   * Keys a paced fan-out has scheduled and not yet handed over: a second fan-out before then skips
+   * them, since their reconcile runs after both changes anyway.
+   */
+  private final Set<String> pacedPending = ConcurrentHashMap.newKeySet();
+
   /** Where triggered keys go (the JOSDK event handler, or a recorder in tests). */
   @FunctionalInterface
   public interface Sink {
@@ -91,20 +97,41 @@ public final class ConfigTriggers<P extends HasMetadata>
     this.pacedSink = java.util.Objects.requireNonNull(lane, "lane");
   }
 
-  /** Enqueues {@code names}, de-duplicated, spread at the configured rate. */
+  /**
+   * Enqueues {@code names}, de-duplicated, spread at the configured rate. A name still waiting from
+   * an earlier paced call is not scheduled again: it is reconciled after this change too.
+   */
   public void paced(Collection<String> names) {
     var unique = new LinkedHashSet<>(names);
+    unique.removeIf(name -> !pacedPending.add(name));
     var delays = FanoutSchedule.delays(unique.size(), qps);
     var target = pacedSink;
     int i = 0;
     for (var name : unique) {
       var delay = delays.get(i++);
       if (delay.isZero()) {
+        pacedPending.remove(name);
         target.accept(name);
       } else {
-        scheduler.schedule(() -> target.accept(name), delay.toNanos(), TimeUnit.NANOSECONDS);
+        scheduler.schedule(
+            () -> {
+              pacedPending.remove(name);
+              target.accept(name);
+            },
+            delay.toNanos(),
+            TimeUnit.NANOSECONDS);
       }
     }
+  }
+
+  /**
+   * Enqueues {@code names}, de-duplicated, the way paced keys go (the takeover lane: behind live
+   * events, a bounded number in flight) but without spreading them over time: for reconciles that
+   * write no target, whose cost the lane's bound already limits.
+   */
+  public void unpaced(Collection<String> names) {
+    var target = pacedSink;
+    new LinkedHashSet<>(names).forEach(target);
   }
 
   @Override

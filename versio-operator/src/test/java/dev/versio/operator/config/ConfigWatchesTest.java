@@ -2,8 +2,14 @@ package dev.versio.operator.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.versio.api.config.ConversionConfigStatus;
+import dev.versio.api.server.ConversionWebhookServer;
+import dev.versio.api.server.ConversionWebhookServerSpec;
+import dev.versio.operator.OperatorOptions;
+import dev.versio.testkit.fleet.Widgets;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +26,82 @@ class ConfigWatchesTest {
     assertThat(ConfigWatches.ownWrite(crd(stamp("op-1/3")), crd(stamp("op-1/3")))).isFalse();
     assertThat(ConfigWatches.ownWrite(crd(stamp("op-1/3")), crd(Map.of()))).isFalse();
     assertThat(ConfigWatches.ownWrite(null, crd(stamp("op-1/3")))).as("an add").isFalse();
+  }
+
+  private static final String FRONT = "https://front.example.test:8443";
+  private static final OperatorOptions BEHIND_FRONT =
+      OperatorOptions.defaults("versio-system").toBuilder()
+          .allowUrlMode(true)
+          .frontUrl(FRONT)
+          .build();
+  private static final OperatorOptions PER_SERVER =
+      OperatorOptions.defaults("versio-system").toBuilder().allowUrlMode(true).build();
+
+  @Test
+  void aConfigAppliedAtTheFrontKeepsItsEndpointWhenItMovesInsideThePool() {
+    var pool = List.of(pooled("pool-a"), pooled("pool-b"));
+    var spec = Widgets.renameConfig("c", "widgets.example.org", null).getSpec();
+
+    assertThat(
+            ConfigWatches.keepsEndpoint(
+                spec, applied(FRONT + "/convert/widgets.example.org"), pool, BEHIND_FRONT))
+        .isTrue();
+  }
+
+  @Test
+  void aMoveBetweenPerServerEndpointsOrOutOfThePoolRewritesTheTargetSoItIsPaced() {
+    var pool = List.of(pooled("pool-a"), pooled("pool-b"));
+    var spec = Widgets.renameConfig("c", "widgets.example.org", null).getSpec();
+    var onA = applied("https://pool-a.example.test/convert/widgets.example.org");
+    var resolvesTo =
+        dev.versio.api.assign.AssignmentResolver.resolve(
+            null,
+            "widgets.example.org",
+            pool.stream().map(dev.versio.api.assign.ServerView::of).toList());
+    var other = resolvesTo.isTo("pool-a") ? "pool-b" : "pool-a";
+    var onOther = applied("https://" + other + ".example.test/convert/widgets.example.org");
+
+    assertThat(ConfigWatches.keepsEndpoint(spec, onOther, pool, PER_SERVER))
+        .as("per-server endpoints: the move rewrites the CRD")
+        .isFalse();
+    assertThat(ConfigWatches.keepsEndpoint(spec, onA, pool, BEHIND_FRONT))
+        .as("applied at a server's own URL, now behind the front: one write to move onto it")
+        .isFalse();
+    var isolated = pooled("pool-a");
+    isolated.getSpec().isolated = true;
+    var pinned = Widgets.renameConfig("c", "widgets.example.org", "pool-a").getSpec();
+    assertThat(
+            ConfigWatches.keepsEndpoint(
+                pinned,
+                applied(FRONT + "/convert/widgets.example.org"),
+                List.of(isolated, pooled("pool-b")),
+                BEHIND_FRONT))
+        .as("pinned to an isolated server: its own endpoint")
+        .isFalse();
+  }
+
+  @Test
+  void aConfigNeverAppliedOrWithNoServerToGoToIsPaced() {
+    var spec = Widgets.renameConfig("c", "widgets.example.org", null).getSpec();
+
+    assertThat(ConfigWatches.keepsEndpoint(spec, null, List.of(pooled("pool-a")), BEHIND_FRONT))
+        .isFalse();
+    assertThat(
+            ConfigWatches.keepsEndpoint(
+                spec, applied(FRONT + "/convert/widgets.example.org"), List.of(), BEHIND_FRONT))
+        .isFalse();
+  }
+
+  private static ConversionConfigStatus applied(String url) {
+    var status = new ConversionConfigStatus();
+    status.webhookURL = url;
+    return status;
+  }
+
+  private static ConversionWebhookServer pooled(String name) {
+    var server = Widgets.urlServer(name, "https://" + name + ".example.test", "Q0E=");
+    server.getSpec().sharding = new ConversionWebhookServerSpec.Sharding();
+    return server;
   }
 
   private static Map<String, String> stamp(String value) {

@@ -233,4 +233,40 @@ class ConfigTriggersTest {
     assertThat(lane).containsExactlyInAnyOrder("a", "b");
     assertThat(triggers.pendingRechecks()).isZero();
   }
+
+  @Test
+  void aSecondPacedFanOutSkipsNamesTheFirstHasNotHandedOverYet() {
+    var triggers = triggers(50);
+
+    triggers.paced(List.of("a", "b", "c"));
+    triggers.paced(List.of("c", "b", "d"));
+
+    assertThat(triggered).as("the first of each fan-out at once").containsExactly("a", "d");
+    scheduler.elapse();
+    assertThat(triggered).containsExactly("a", "d", "b", "c");
+  }
+
+  @Test
+  void aNameHandedOverByAnEarlierFanOutIsPacedAgainByTheNextOne() {
+    var triggers = triggers(50);
+    triggers.paced(List.of("a", "b"));
+    scheduler.elapse();
+
+    triggers.paced(List.of("b"));
+
+    assertThat(triggered).containsExactly("a", "b", "b");
+  }
+
+  @Test
+  void unpacedNamesGoThroughTheLaneAtOnceWithoutScheduling() {
+    var lane = new ArrayList<String>();
+    var triggers = triggers(50);
+    triggers.pacedThrough(lane::add);
+
+    triggers.unpaced(List.of("a", "b", "a", "c"));
+
+    assertThat(lane).containsExactly("a", "b", "c");
+    assertThat(triggered).as("never straight to the controller").isEmpty();
+    assertThat(scheduler.scheduled).isEmpty();
+  }
 }
