@@ -57,6 +57,9 @@ public final class VersioOperator implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(VersioOperator.class);
   private static final Duration CACHE_SYNC_TIMEOUT = Duration.ofMinutes(2);
 
+  /** How long a server's {@code assignedConfigs} may lag the config changes it lists. */
+  static final Duration ASSIGNED_CONFIGS_REFRESH = Duration.ofSeconds(1);
+
   private final OperatorMetrics metrics = new OperatorMetrics();
   private final ClusterCache cache;
   private final ScheduledExecutorService scheduler =
@@ -229,9 +232,13 @@ public final class VersioOperator implements AutoCloseable {
       triggers.pacedThrough(name -> takeover.offer(ConfigKind.XRD.kind(), name));
       cache.onXrdApiAvailable(() -> metrics.xrdApiAvailable(true));
     }
-    // assignedConfigs (names and phases) follow every config change of either kind
-    cache.onCrdConfig((old, now, deleted) -> serverTriggers.now(serverNames()));
-    cache.onXrdConfig((old, now, deleted) -> serverTriggers.now(serverNames()));
+    // assignedConfigs (names and phases) follow the config changes of either kind, at most once
+    // per ASSIGNED_CONFIGS_REFRESH: a pool change moves hundreds of configs, and a server
+    // reconcile per move would walk every config each time and hold back the moves' reconciles
+    cache.onCrdConfig(
+        (old, now, deleted) -> serverTriggers.coalesced(serverNames(), ASSIGNED_CONFIGS_REFRESH));
+    cache.onXrdConfig(
+        (old, now, deleted) -> serverTriggers.coalesced(serverNames(), ASSIGNED_CONFIGS_REFRESH));
     // a server's TLS Secret feeds its CertificateReady
     cache.onSecret(
         (old, now, deleted) -> {

@@ -34,6 +34,9 @@ public final class ConfigTriggers<P extends HasMetadata>
    */
   private final Set<String> pacedPending = ConcurrentHashMap.newKeySet();
 
+  /** Keys a {@link #coalesced} call has scheduled and not yet handed over. */
+  private final Set<String> coalescing = ConcurrentHashMap.newKeySet();
+
   /** Where triggered keys go (the JOSDK event handler, or a recorder in tests). */
   @FunctionalInterface
   public interface Sink {
@@ -132,6 +135,25 @@ public final class ConfigTriggers<P extends HasMetadata>
   public void unpaced(Collection<String> names) {
     var target = pacedSink;
     new LinkedHashSet<>(names).forEach(target);
+  }
+
+  /**
+   * Enqueues each of {@code names} straight to the controller once {@code within} has passed; calls
+   * for a name already waiting fold into that one (never pushing it further out), so a burst of
+   * changes costs one reconcile per {@code within} instead of one per change.
+   */
+  public void coalesced(Collection<String> names, Duration within) {
+    for (var name : new LinkedHashSet<>(names)) {
+      if (coalescing.add(name)) {
+        scheduler.schedule(
+            () -> {
+              coalescing.remove(name); // a change during the reconcile schedules the next one
+              sink.trigger(name);
+            },
+            within.toNanos(),
+            TimeUnit.NANOSECONDS);
+      }
+    }
   }
 
   @Override

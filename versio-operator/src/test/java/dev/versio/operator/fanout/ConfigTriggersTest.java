@@ -269,4 +269,32 @@ class ConfigTriggersTest {
     assertThat(triggered).as("never straight to the controller").isEmpty();
     assertThat(scheduler.scheduled).isEmpty();
   }
+
+  @Test
+  void aBurstOfCoalescedTriggersReconcilesEachNameOnceAfterTheWindow() {
+    var triggers = triggers(50);
+
+    triggers.coalesced(List.of("server-a", "server-b"), Duration.ofSeconds(1));
+    triggers.coalesced(List.of("server-a"), Duration.ofSeconds(1));
+    triggers.coalesced(List.of("server-b", "server-a"), Duration.ofSeconds(1));
+
+    assertThat(triggered).isEmpty();
+    assertThat(scheduler.delays()).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(1));
+    scheduler.elapse();
+    assertThat(triggered).containsExactly("server-a", "server-b");
+  }
+
+  @Test
+  void aCoalescedTriggerAfterTheLastOneRanSchedulesTheNext() {
+    var triggers = triggers(50);
+    triggers.coalesced(List.of("server-a"), Duration.ofSeconds(1));
+    scheduler.elapse();
+    scheduler.scheduled.clear();
+
+    triggers.coalesced(List.of("server-a"), Duration.ofSeconds(1));
+
+    assertThat(scheduler.delays()).containsExactly(Duration.ofSeconds(1));
+    scheduler.elapse();
+    assertThat(triggered).containsExactly("server-a", "server-a");
+  }
 }
