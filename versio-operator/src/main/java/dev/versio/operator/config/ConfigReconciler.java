@@ -59,6 +59,11 @@ public abstract class ConfigReconciler<
   public static final String FINALIZER = "versio.dev/safe-revert";
   public static final String ALLOW_UNSAFE_DELETE = "versio.dev/allow-unsafe-delete";
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+  /** Reads JSON text into trees with the engine's number settings (immutable, shared). */
+  private static final com.fasterxml.jackson.databind.ObjectReader TREES =
+      EngineJson.newMapper().reader();
+
   private static final int HTTP_UNPROCESSABLE = 422;
 
   private final ConfigKind<C> kind;
@@ -259,7 +264,7 @@ public abstract class ConfigReconciler<
 
   private static JsonNode tree(Object value) {
     try {
-      return EngineJson.newMapper().readTree(SERIALIZATION.asJson(value));
+      return TREES.readTree(SERIALIZATION.asJson(value));
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }

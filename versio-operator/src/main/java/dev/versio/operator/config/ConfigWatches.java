@@ -34,6 +34,10 @@ public final class ConfigWatches<
   private static final Logger LOG = LoggerFactory.getLogger(ConfigWatches.class);
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
+  /** Reads JSON text into trees with the engine's number settings (immutable, shared). */
+  private static final com.fasterxml.jackson.databind.ObjectReader TREES =
+      EngineJson.newMapper().reader();
+
   private final ConfigKind<C> kind;
   private final ClusterCache cache;
   private final ConfigTriggers<C> triggers;
@@ -211,7 +215,7 @@ public final class ConfigWatches<
 
   private static com.fasterxml.jackson.databind.JsonNode tree(Object value) {
     try {
-      return EngineJson.newMapper().readTree(SERIALIZATION.asJson(value));
+      return TREES.readTree(SERIALIZATION.asJson(value));
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }

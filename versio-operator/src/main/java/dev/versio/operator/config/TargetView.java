@@ -28,6 +28,10 @@ public record TargetView(
     boolean managedByOperator) {
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
+  /** Reads JSON text into trees with the engine's number settings (immutable, shared). */
+  private static final com.fasterxml.jackson.databind.ObjectReader TREES =
+      EngineJson.newMapper().reader();
+
   public TargetView {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(json, "json");
@@ -38,7 +42,7 @@ public record TargetView(
   public static TargetView of(HasMetadata object) {
     JsonNode json;
     try {
-      json = EngineJson.newMapper().readTree(SERIALIZATION.asJson(object));
+      json = TREES.readTree(SERIALIZATION.asJson(object));
     } catch (Exception e) {
       throw new IllegalStateException(
           "cannot read " + object.getMetadata().getName() + ": " + e.getMessage(), e);

@@ -62,6 +62,10 @@ public final class ServerReconciler
   public static final String ALLOW_FORCE_DELETE = "versio.dev/allow-force-delete";
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
+  /** Reads JSON text into trees with the engine's number settings (immutable, shared). */
+  private static final com.fasterxml.jackson.databind.ObjectReader TREES =
+      EngineJson.newMapper().reader();
+
   private final ClusterCache cache;
   private final ClusterWriter writer;
   private final ConfigTriggers<ConversionWebhookServer> triggers;
@@ -698,7 +702,7 @@ public final class ServerReconciler
 
   private static com.fasterxml.jackson.databind.JsonNode tree(Object value) {
     try {
-      return EngineJson.newMapper().readTree(SERIALIZATION.asJson(value));
+      return TREES.readTree(SERIALIZATION.asJson(value));
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }
