@@ -146,6 +146,69 @@ class ManagedServerTlsIT {
   }
 
   @Test
+  void fiveYearsOfServingCertificateRenewalsNeverWriteTheTargetCrd(
+      KubernetesClient client, KubeTestScope scope) throws Exception {
+    OperatorFixture.installVersioCrds(client);
+    var namespace = scope.namespace();
+    var name = scope.name("years");
+    var secretName = name + "-webhook-server-tls";
+    var clock = new AdjustableClock();
+    var start = clock.instant();
+    try (var operator = OperatorFixture.start(client, OperatorFixture.options(), clock)) {
+      var server = OperatorFixture.serviceModeServer(name, namespace);
+      client.resource(server).create();
+      var first = awaitSecret(client, namespace, secretName, s -> true);
+      var hosts = ServerCertificate.of(name, namespace, server.getSpec()).hosts();
+      var target = convertedTarget(client, scope, namespace, name);
+      var generation = OperatorFixture.crdGeneration(client, target);
+      var bundle = caBundleOf(client, target);
+      assertThat(bundle).isEqualTo(first.getData().get("ca.crt"));
+
+      // every 80 days the 90-day leaf is inside its 15-day renewal window (the defaults); touching
+      // the Secret reconciles the server at once instead of at its next 30 s re-check
+      var previous = first;
+      int renewals = 0;
+      while (Duration.between(start, clock.instant()).compareTo(Duration.ofDays(5 * 365)) < 0) {
+        clock.advance(Duration.ofDays(80));
+        var before = previous.getData().get("tls.crt");
+        client
+            .secrets()
+            .inNamespace(namespace)
+            .withName(secretName)
+            .edit(
+                s -> {
+                  s.getMetadata()
+                      .getAnnotations()
+                      .put("test.versio.dev/renewal-check", clock.instant().toString());
+                  return s;
+                });
+        previous =
+            awaitSecret(
+                client, namespace, secretName, s -> !s.getData().get("tls.crt").equals(before));
+        renewals++;
+        assertThat(
+                TlsMaterial.fromSecretData(previous.getData())
+                    .problem(hosts, clock.instant(), Duration.ofDays(15)))
+            .as("renewal %d, %s", renewals, clock.instant())
+            .isEmpty();
+        assertThat(previous.getData().get("ca.crt"))
+            .as("renewal %d keeps the installation CA's bundle", renewals)
+            .isEqualTo(bundle);
+      }
+      assertThat(renewals).as("five years of 80-day steps").isEqualTo(23);
+      // the Secret watch fans each renewal out to the server's configs within about a second: for
+      // five seconds after the last one, the target keeps its generation and its caBundle
+      await()
+          .during(Duration.ofSeconds(5))
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () ->
+                  generation == OperatorFixture.crdGeneration(client, target)
+                      && bundle.equals(caBundleOf(client, target)));
+    }
+  }
+
+  @Test
   void aServerCertifiedByItsOwnCaBeforeTheInstallationCaMovesOverWithTwoTargetWrites(
       KubernetesClient client, KubeTestScope scope) throws Exception {
     OperatorFixture.installVersioCrds(client);
