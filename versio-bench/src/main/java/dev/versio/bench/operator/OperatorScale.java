@@ -493,7 +493,10 @@ public final class OperatorScale {
                 return s;
               });
       var generations = crdGenerations(client);
+      apiserverLoad(cp, operator);
       var cpuBefore = Cpu.of(cp, operator);
+      var statsBefore = operator.command("stats");
+      var requestsBefore = apiserverRequests(client);
       var pooled = dev.versio.testkit.fleet.Widgets.urlServer(joining, url, caBundle);
       pooled.getSpec().sharding = new dev.versio.api.server.ConversionWebhookServerSpec.Sharding();
       long start = System.nanoTime();
@@ -507,6 +510,7 @@ public final class OperatorScale {
           moving.stream().map(c -> watches.targetOf.get(c)).filter(t -> t != null).toList();
       long compiled = 0;
       int done = 0;
+      long nextProgress = start + Duration.ofSeconds(2).toNanos();
       while (System.nanoTime() < deadline) {
         if (compiled == 0
             && movingTargets.stream().allMatch(t -> server.registry().get(t).isPresent())) {
@@ -539,10 +543,18 @@ public final class OperatorScale {
         if (done == moving.size()) {
           break;
         }
+        if (System.nanoTime() >= nextProgress) {
+          nextProgress += Duration.ofSeconds(2).toNanos();
+          say(
+              "pool change: %.0f s: %d of %d moved targets done",
+              seconds(System.nanoTime() - start), done, moving.size());
+        }
         Thread.sleep(50); // polling this JVM's watch cache
       }
       double seconds = seconds(System.nanoTime() - start);
       var cpu = Cpu.of(cp, operator).minus(cpuBefore);
+      var statsAfter = operator.command("stats");
+      var requestsAfter = apiserverRequests(client);
       say(
           "pool change: %d of %d moved targets %s %.2f s after %s was created; HandoverReady"
               + " of the moved configs: %s",
@@ -561,6 +573,29 @@ public final class OperatorScale {
           "pool change: %d of %d target CRDs written (metadata.generation changed); CPU from the"
               + " create until then: %s",
           written, generations.size(), cpu);
+      say(
+          "pool change: operator until then: %.0f config reconciles (mean %.1f ms), %.0f status"
+              + " writes, %.0f events, %.0f applies",
+          Result.delta(
+              statsBefore,
+              statsAfter,
+              "reconciles",
+              "reconciliations.started.total{" + CONFIG_CONTROLLER + "}"),
+          Result.meanMillis(
+              statsBefore,
+              statsAfter,
+              "reconciliations.execution.duration{" + CONFIG_CONTROLLER + "}"),
+          Result.writes(statsBefore, statsAfter, "status"),
+          Result.writes(statsBefore, statsAfter, "event"),
+          Result.writes(statsBefore, statsAfter, "apply"));
+      say(
+          "pool change: apiserver requests until then (verb resource: count, seconds served): %s",
+          busiest(requestsBefore, requestsAfter));
+      var cpuDone = Cpu.of(cp, operator);
+      Thread.sleep(60_000); // what the change's writes leave the apiserver to do afterwards
+      say(
+          "pool change: in the minute after it the apiserver used %.1f s of CPU",
+          Cpu.of(cp, operator).minus(cpuDone).apiserver());
       if (done != moving.size()) {
         return (moving.size() - done)
             + " moved targets not "
@@ -572,6 +607,97 @@ public final class OperatorScale {
       }
       return null;
     }
+  }
+
+  /**
+   * What the apiserver is busy with before the change: its CPU over two seconds and its busiest
+   * work queues. At 1,000 CRDs kube-apiserver 1.20 spends about 2 s rebuilding its OpenAPI document
+   * per CRD written ({@code slow openapi aggregation} in its log), one CRD after the other, so the
+   * setup's 2,000 CRD writes keep it busy for half an hour: the change is measured on a busy
+   * apiserver, in both modes alike.
+   */
+  private void apiserverLoad(ControlPlane cp, Child operator) throws InterruptedException {
+    var before = Cpu.of(cp, operator);
+    Thread.sleep(2000); // a window of the apiserver's own CPU counter
+    say(
+        "before the pool change: the apiserver uses %.2f cores (last 2 s); its busiest work queues"
+            + " so far: %s",
+        Cpu.of(cp, operator).minus(before).apiserver() / 2, workQueues(cp));
+  }
+
+  /** The apiserver's work queues with the most adds so far ({@code workqueue_adds_total}). */
+  private static String workQueues(ControlPlane cp) {
+    try (var client = cp.adminClient()) {
+      var adds = new java.util.TreeMap<String, Double>();
+      for (var line : client.raw("/metrics").split("\\n")) {
+        if (line.startsWith("workqueue_adds_total{")) {
+          adds.merge(
+              label(line, "name"),
+              Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)),
+              Double::sum);
+        }
+      }
+      return adds.entrySet().stream()
+          .sorted((x, y) -> Double.compare(y.getValue(), x.getValue()))
+          .limit(5)
+          .map(e -> String.format(Locale.ROOT, "%s %.0f adds", e.getKey(), e.getValue()))
+          .collect(java.util.stream.Collectors.joining(", "));
+    }
+  }
+
+  /**
+   * The apiserver's own request counters ({@code apiserver_request_total}) and the time it spent
+   * serving them ({@code apiserver_request_duration_seconds_sum}), by verb and resource (with its
+   * subresource), watches left out: where its CPU goes.
+   */
+  private static Map<String, double[]> apiserverRequests(KubernetesClient client) {
+    var out = new java.util.TreeMap<String, double[]>();
+    for (var line : client.raw("/metrics").split("\n")) {
+      int slot =
+          line.startsWith("apiserver_request_total{")
+              ? 0
+              : line.startsWith("apiserver_request_duration_seconds_sum{") ? 1 : -1;
+      if (slot < 0) {
+        continue;
+      }
+      var verb = label(line, "verb");
+      if (verb.equals("WATCH")) {
+        continue;
+      }
+      var sub = label(line, "subresource");
+      var key = verb + " " + label(line, "resource") + (sub.isEmpty() ? "" : "/" + sub);
+      double value = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      out.computeIfAbsent(key, k -> new double[2])[slot] += value;
+    }
+    return out;
+  }
+
+  private static String label(String line, String name) {
+    int at = line.indexOf(name + "=\"");
+    if (at < 0) {
+      return "";
+    }
+    int from = at + name.length() + 2;
+    return line.substring(from, line.indexOf('"', from));
+  }
+
+  /** The eight request kinds with the most requests between two readings. */
+  private static String busiest(Map<String, double[]> before, Map<String, double[]> after) {
+    return after.entrySet().stream()
+        .map(
+            e -> {
+              var b = before.getOrDefault(e.getKey(), new double[2]);
+              return Map.entry(
+                  e.getKey(), new double[] {e.getValue()[0] - b[0], e.getValue()[1] - b[1]});
+            })
+        .filter(e -> e.getValue()[0] > 0)
+        .sorted((x, y) -> Double.compare(y.getValue()[0], x.getValue()[0]))
+        .limit(8)
+        .map(
+            e ->
+                String.format(
+                    Locale.ROOT, "%s: %.0f, %.1f s", e.getKey(), e.getValue()[0], e.getValue()[1]))
+        .collect(java.util.stream.Collectors.joining("; "));
   }
 
   /** {@code metadata.generation} of every CRD of this run's targets, by name. */
