@@ -106,23 +106,27 @@ public final class ConfigTriggers<P extends HasMetadata>
    */
   public void paced(Collection<String> names) {
     var unique = new LinkedHashSet<>(names);
-    unique.removeIf(name -> !pacedPending.add(name));
+    unique.removeIf(pacedPending::contains);
     var delays = FanoutSchedule.delays(unique.size(), qps);
     var target = pacedSink;
     int i = 0;
     for (var name : unique) {
       var delay = delays.get(i++);
       if (delay.isZero()) {
-        pacedPending.remove(name);
         target.accept(name);
-      } else {
-        scheduler.schedule(
-            () -> {
-              pacedPending.remove(name);
-              target.accept(name);
-            },
-            delay.toNanos(),
-            TimeUnit.NANOSECONDS);
+      } else if (pacedPending.add(name)) {
+        try {
+          scheduler.schedule(
+              () -> {
+                pacedPending.remove(name);
+                target.accept(name);
+              },
+              delay.toNanos(),
+              TimeUnit.NANOSECONDS);
+        } catch (RuntimeException e) {
+          pacedPending.remove(name); // never scheduled: a later fan-out must not skip it
+          throw e;
+        }
       }
     }
   }
@@ -145,13 +149,18 @@ public final class ConfigTriggers<P extends HasMetadata>
   public void coalesced(Collection<String> names, Duration within) {
     for (var name : new LinkedHashSet<>(names)) {
       if (coalescing.add(name)) {
-        scheduler.schedule(
-            () -> {
-              coalescing.remove(name); // a change during the reconcile schedules the next one
-              sink.trigger(name);
-            },
-            within.toNanos(),
-            TimeUnit.NANOSECONDS);
+        try {
+          scheduler.schedule(
+              () -> {
+                coalescing.remove(name); // a change during the reconcile schedules the next one
+                sink.trigger(name);
+              },
+              within.toNanos(),
+              TimeUnit.NANOSECONDS);
+        } catch (RuntimeException e) {
+          coalescing.remove(name); // never scheduled: the next call must schedule it
+          throw e;
+        }
       }
     }
   }

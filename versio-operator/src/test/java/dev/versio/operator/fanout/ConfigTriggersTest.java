@@ -1,6 +1,7 @@
 package dev.versio.operator.fanout;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
@@ -61,8 +62,15 @@ class ConfigTriggersTest {
 
     final List<Scheduled> scheduled = new ArrayList<>();
 
+    /** How many of the next schedule calls are rejected, as a scheduler shutting down does. */
+    int rejections;
+
     @Override
     public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
+      if (rejections > 0) {
+        rejections--;
+        throw new java.util.concurrent.RejectedExecutionException("shutting down");
+      }
       var entry =
           new Scheduled(Duration.of(delay, unit.toChronoUnit()), command, new AtomicBoolean());
       scheduled.add(entry);
@@ -296,5 +304,33 @@ class ConfigTriggersTest {
     assertThat(scheduler.delays()).containsExactly(Duration.ofSeconds(1));
     scheduler.elapse();
     assertThat(triggered).containsExactly("server-a", "server-a");
+  }
+
+  @Test
+  void aPacedNameTheSchedulerRejectedIsNotSkippedByTheNextFanOut() {
+    var triggers = triggers(50);
+    scheduler.rejections = 1;
+
+    assertThatThrownBy(() -> triggers.paced(List.of("a", "b", "c")))
+        .isInstanceOf(java.util.concurrent.RejectedExecutionException.class);
+    triggers.paced(List.of("b", "c"));
+    scheduler.elapse();
+
+    assertThat(triggered)
+        .as("b was never scheduled, c never reached")
+        .containsExactly("a", "b", "c");
+  }
+
+  @Test
+  void aCoalescedNameTheSchedulerRejectedIsScheduledByTheNextCall() {
+    var triggers = triggers(50);
+    scheduler.rejections = 1;
+
+    assertThatThrownBy(() -> triggers.coalesced(List.of("server-a"), Duration.ofSeconds(1)))
+        .isInstanceOf(java.util.concurrent.RejectedExecutionException.class);
+    triggers.coalesced(List.of("server-a"), Duration.ofSeconds(1));
+    scheduler.elapse();
+
+    assertThat(triggered).containsExactly("server-a");
   }
 }
