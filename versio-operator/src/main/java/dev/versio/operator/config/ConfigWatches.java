@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,10 +25,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Maps the operator's watches onto configs of one kind: a target CRD/XRD → the configs targeting it
  * (index lookup); a server change → the configs assigned to it under the old or the new view, paced
- * where their reconcile rewrites the target (unpaced where it keeps its endpoint, as moves behind
- * the front do); a server's TLS Secret → the configs assigned to that server, paced (a rotated CA
- * reaches every target within seconds). A mapping that fails is counted, logged and dropped; the
- * periodic resync repairs it.
+ * where their reconcile rewrites the target (unpaced where it keeps its endpoint and CA bundle, as
+ * moves behind the front do); a server's TLS Secret → the configs assigned to that server, paced (a
+ * rotated CA reaches every target within seconds). A mapping that fails is counted, logged and
+ * dropped; the periodic resync repairs it.
  */
 public final class ConfigWatches<
     C extends CustomResource<? extends ConversionConfigSpec, ConversionConfigStatus>> {
@@ -43,6 +44,7 @@ public final class ConfigWatches<
   private final ConfigTriggers<C> triggers;
   private final OperatorMetrics metrics;
   private final OperatorOptions options;
+  private final CaBundleSource caBundles;
 
   public ConfigWatches(
       ConfigKind<C> kind,
@@ -55,6 +57,7 @@ public final class ConfigWatches<
     this.triggers = triggers;
     this.metrics = metrics;
     this.options = options;
+    this.caBundles = new CaBundleSource(cache, options.namespace());
   }
 
   /** Subscribes to the cache. */
@@ -101,36 +104,68 @@ public final class ConfigWatches<
   }
 
   /**
-   * A server change's configs: those that keep their endpoint (a move inside the pool behind the
-   * shared front writes status only) go unpaced through the lane; the others, whose reconcile
-   * rewrites the target CRD, are spread at {@code --fanout-qps}.
+   * A server change's configs: those that keep their endpoint and CA bundle (a move inside the pool
+   * behind the shared front writes status only) go unpaced through the lane; the others, whose
+   * reconcile rewrites the target CRD, are spread at {@code --fanout-qps}.
    */
   private void paceTargetWrites(List<String> names) {
     var servers = cache.servers();
     var byName = new java.util.HashMap<String, C>();
     kind.all(cache).forEach(c -> byName.put(c.getMetadata().getName(), c));
+    var bundles = new java.util.HashMap<String, CaBundleSource.Result>();
+    Function<ConversionWebhookServer, CaBundleSource.Result> bundleOf =
+        server ->
+            bundles.computeIfAbsent(server.getMetadata().getName(), n -> caBundles.bundle(server));
     var keeping = new java.util.ArrayList<String>();
     var moving = new java.util.ArrayList<String>();
     for (var name : names) {
       var config = byName.get(name);
       boolean keeps =
-          config != null && keepsEndpoint(config.getSpec(), config.getStatus(), servers, options);
+          config != null
+              && config.getSpec() != null
+              && keepsEndpoint(
+                  config.getSpec(),
+                  config.getStatus(),
+                  appliedCaBundle(config.getSpec().targetName()),
+                  servers,
+                  options,
+                  bundleOf);
       (keeps ? keeping : moving).add(name);
     }
     triggers.unpaced(keeping);
     triggers.paced(moving);
   }
 
+  /** The CA bundle the target's conversion carries now, or null. */
+  private String appliedCaBundle(String target) {
+    if (target == null) {
+      return null;
+    }
+    return kind.target(cache, target)
+        .map(t -> t.conversion().path("webhook").path("clientConfig").path("caBundle"))
+        .filter(node -> node.isTextual())
+        .map(node -> node.asText())
+        .orElse(null);
+  }
+
   /**
    * Whether the config, applied before, resolves among {@code servers} to an endpoint equal to the
-   * one it applied: its reconcile then writes no target (a move inside the pool behind the front).
+   * one it applied and to a CA bundle equal to the one the target carries ({@code
+   * appliedCaBundle}): its reconcile then writes no target (a move inside the pool behind the
+   * front).
    */
   static boolean keepsEndpoint(
       ConversionConfigSpec spec,
       ConversionConfigStatus status,
+      String appliedCaBundle,
       java.util.Collection<ConversionWebhookServer> servers,
-      OperatorOptions options) {
-    if (spec == null || spec.targetName() == null || status == null || status.webhookURL == null) {
+      OperatorOptions options,
+      Function<ConversionWebhookServer, CaBundleSource.Result> bundles) {
+    if (spec == null
+        || spec.targetName() == null
+        || status == null
+        || status.webhookURL == null
+        || appliedCaBundle == null) {
       return false;
     }
     var assignment =
@@ -144,7 +179,11 @@ public final class ConfigWatches<
     return servers.stream()
         .filter(s -> s.getMetadata().getName().equals(assigned.server()))
         .findFirst()
-        .map(s -> ConfigEndpoint.of(s, spec.targetName(), options).url().equals(status.webhookURL))
+        .map(
+            s ->
+                ConfigEndpoint.of(s, spec.targetName(), options).url().equals(status.webhookURL)
+                    && bundles.apply(s) instanceof CaBundleSource.Result.Found found
+                    && found.base64().equals(appliedCaBundle.trim()))
         .orElse(false);
   }
 

@@ -6,6 +6,7 @@ import dev.versio.api.config.ConversionConfigStatus;
 import dev.versio.api.server.ConversionWebhookServer;
 import dev.versio.api.server.ConversionWebhookServerSpec;
 import dev.versio.operator.OperatorOptions;
+import dev.versio.operator.gate.CaBundleSource;
 import dev.versio.testkit.fleet.Widgets;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
@@ -44,7 +45,12 @@ class ConfigWatchesTest {
 
     assertThat(
             ConfigWatches.keepsEndpoint(
-                spec, applied(FRONT + "/convert/widgets.example.org"), pool, BEHIND_FRONT))
+                spec,
+                applied(FRONT + "/convert/widgets.example.org"),
+                BUNDLE,
+                pool,
+                BEHIND_FRONT,
+                URL_BUNDLES))
         .isTrue();
   }
 
@@ -61,10 +67,10 @@ class ConfigWatchesTest {
     var other = resolvesTo.isTo("pool-a") ? "pool-b" : "pool-a";
     var onOther = applied("https://" + other + ".example.test/convert/widgets.example.org");
 
-    assertThat(ConfigWatches.keepsEndpoint(spec, onOther, pool, PER_SERVER))
+    assertThat(ConfigWatches.keepsEndpoint(spec, onOther, BUNDLE, pool, PER_SERVER, URL_BUNDLES))
         .as("per-server endpoints: the move rewrites the CRD")
         .isFalse();
-    assertThat(ConfigWatches.keepsEndpoint(spec, onA, pool, BEHIND_FRONT))
+    assertThat(ConfigWatches.keepsEndpoint(spec, onA, BUNDLE, pool, BEHIND_FRONT, URL_BUNDLES))
         .as("applied at a server's own URL, now behind the front: one write to move onto it")
         .isFalse();
     var isolated = pooled("pool-a");
@@ -74,8 +80,10 @@ class ConfigWatchesTest {
             ConfigWatches.keepsEndpoint(
                 pinned,
                 applied(FRONT + "/convert/widgets.example.org"),
+                BUNDLE,
                 List.of(isolated, pooled("pool-b")),
-                BEHIND_FRONT))
+                BEHIND_FRONT,
+                URL_BUNDLES))
         .as("pinned to an isolated server: its own endpoint")
         .isFalse();
   }
@@ -84,13 +92,54 @@ class ConfigWatchesTest {
   void aConfigNeverAppliedOrWithNoServerToGoToIsPaced() {
     var spec = Widgets.renameConfig("c", "widgets.example.org", null).getSpec();
 
-    assertThat(ConfigWatches.keepsEndpoint(spec, null, List.of(pooled("pool-a")), BEHIND_FRONT))
+    assertThat(
+            ConfigWatches.keepsEndpoint(
+                spec, null, BUNDLE, List.of(pooled("pool-a")), BEHIND_FRONT, URL_BUNDLES))
         .isFalse();
     assertThat(
             ConfigWatches.keepsEndpoint(
-                spec, applied(FRONT + "/convert/widgets.example.org"), List.of(), BEHIND_FRONT))
+                spec,
+                applied(FRONT + "/convert/widgets.example.org"),
+                BUNDLE,
+                List.of(),
+                BEHIND_FRONT,
+                URL_BUNDLES))
         .isFalse();
   }
+
+  @Test
+  void aMoveInsideThePoolThatChangesTheCaBundleRewritesTheTargetSoItIsPaced() {
+    var spec = Widgets.renameConfig("c", "widgets.example.org", null).getSpec();
+    var atFront = applied(FRONT + "/convert/widgets.example.org");
+    var rotated = List.of(pooled("pool-a", "TkVX"), pooled("pool-b", "TkVX"));
+
+    assertThat(
+            ConfigWatches.keepsEndpoint(spec, atFront, BUNDLE, rotated, BEHIND_FRONT, URL_BUNDLES))
+        .as("the server's spec.caBundle changed: the move writes the new bundle")
+        .isFalse();
+    assertThat(
+            ConfigWatches.keepsEndpoint(
+                spec, atFront, null, List.of(pooled("pool-a")), BEHIND_FRONT, URL_BUNDLES))
+        .as("the target carries no bundle yet")
+        .isFalse();
+    assertThat(
+            ConfigWatches.keepsEndpoint(
+                spec,
+                atFront,
+                BUNDLE,
+                List.of(pooled("pool-a")),
+                BEHIND_FRONT,
+                server -> new CaBundleSource.Result.Missing("no Secret yet")))
+        .as("the destination's bundle is not known")
+        .isFalse();
+  }
+
+  /** The bundle the pooled servers carry and the targets were applied with. */
+  private static final String BUNDLE = "Q0E=";
+
+  /** A URL-mode server's bundle is its spec.caBundle. */
+  private static final java.util.function.Function<ConversionWebhookServer, CaBundleSource.Result>
+      URL_BUNDLES = server -> new CaBundleSource.Result.Found(server.getSpec().caBundle);
 
   private static ConversionConfigStatus applied(String url) {
     var status = new ConversionConfigStatus();
@@ -99,7 +148,11 @@ class ConfigWatchesTest {
   }
 
   private static ConversionWebhookServer pooled(String name) {
-    var server = Widgets.urlServer(name, "https://" + name + ".example.test", "Q0E=");
+    return pooled(name, BUNDLE);
+  }
+
+  private static ConversionWebhookServer pooled(String name, String caBundle) {
+    var server = Widgets.urlServer(name, "https://" + name + ".example.test", caBundle);
     server.getSpec().sharding = new ConversionWebhookServerSpec.Sharding();
     return server;
   }
