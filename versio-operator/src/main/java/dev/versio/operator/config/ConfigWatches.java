@@ -115,7 +115,7 @@ public final class ConfigWatches<
     var bundles = new java.util.HashMap<String, CaBundleSource.Result>();
     Function<ConversionWebhookServer, CaBundleSource.Result> bundleOf =
         server ->
-            bundles.computeIfAbsent(server.getMetadata().getName(), n -> caBundles.bundle(server));
+            bundles.computeIfAbsent(server.getMetadata().getName(), n -> bundleOrMissing(server));
     var keeping = new java.util.ArrayList<String>();
     var moving = new java.util.ArrayList<String>();
     for (var name : names) {
@@ -134,6 +134,18 @@ public final class ConfigWatches<
     }
     triggers.unpaced(keeping);
     triggers.paced(moving);
+  }
+
+  /**
+   * The server's CA bundle; a Secret that cannot be read now (its live read failed) counts as
+   * unknown, so its configs are paced rather than the whole fan-out dropped.
+   */
+  private CaBundleSource.Result bundleOrMissing(ConversionWebhookServer server) {
+    try {
+      return caBundles.bundle(server);
+    } catch (RuntimeException e) {
+      return new CaBundleSource.Result.Missing("cannot read the CA bundle: " + e.getMessage());
+    }
   }
 
   /** The CA bundle the target's conversion carries now, or null. */

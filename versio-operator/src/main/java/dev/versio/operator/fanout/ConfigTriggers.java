@@ -105,17 +105,20 @@ public final class ConfigTriggers<P extends HasMetadata>
    * an earlier paced call is not scheduled again: it is reconciled after this change too.
    */
   public void paced(Collection<String> names) {
-    var unique = new LinkedHashSet<>(names);
-    unique.removeIf(pacedPending::contains);
+    var unique = new java.util.ArrayList<>(new LinkedHashSet<>(names));
+    unique.removeIf(
+        name -> !pacedPending.add(name)); // claimed at once: a concurrent call skips them
     var delays = FanoutSchedule.delays(unique.size(), qps);
     var target = pacedSink;
     int i = 0;
-    for (var name : unique) {
-      var delay = delays.get(i++);
-      if (delay.isZero()) {
-        target.accept(name);
-      } else if (pacedPending.add(name)) {
-        try {
+    try {
+      for (; i < unique.size(); i++) {
+        var name = unique.get(i);
+        var delay = delays.get(i);
+        if (delay.isZero()) {
+          pacedPending.remove(name);
+          target.accept(name);
+        } else {
           scheduler.schedule(
               () -> {
                 pacedPending.remove(name);
@@ -123,11 +126,12 @@ public final class ConfigTriggers<P extends HasMetadata>
               },
               delay.toNanos(),
               TimeUnit.NANOSECONDS);
-        } catch (RuntimeException e) {
-          pacedPending.remove(name); // never scheduled: a later fan-out must not skip it
-          throw e;
         }
       }
+    } catch (RuntimeException e) {
+      // the name that failed and those after it were never handed over: a later fan-out takes them
+      unique.subList(i, unique.size()).forEach(pacedPending::remove);
+      throw e;
     }
   }
 

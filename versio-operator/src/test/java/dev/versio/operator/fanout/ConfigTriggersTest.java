@@ -333,4 +333,25 @@ class ConfigTriggersTest {
 
     assertThat(triggered).containsExactly("server-a");
   }
+
+  @Test
+  void pacedNamesALaneFailureLeftUnhandedAreTakenByTheNextFanOut() {
+    var lane = new ArrayList<String>();
+    var failures = new int[] {1};
+    var triggers = triggers(50);
+    triggers.pacedThrough(
+        name -> {
+          if (failures[0]-- > 0) {
+            throw new IllegalStateException("lane closed");
+          }
+          lane.add(name);
+        });
+
+    assertThatThrownBy(() -> triggers.paced(List.of("a", "b", "c")))
+        .isInstanceOf(IllegalStateException.class);
+    triggers.paced(List.of("a", "b", "c"));
+    scheduler.elapse();
+
+    assertThat(lane).containsExactly("a", "b", "c");
+  }
 }
