@@ -8,6 +8,8 @@
 #   hack/moves-under-load.sh --duration 0s --drain 0s             # negative control: no drain
 #   hack/moves-under-load.sh --duration 0s --per-server-endpoints # no shared front: moves write CRDs
 #   hack/moves-under-load.sh forwarding-latency [REVIEWS [ROUNDS]] # the forwarding hop alone
+#   hack/moves-under-load.sh replica-capacity [SECONDS [ROUNDS [CONNECTIONS [RATES]]]]
+#                                  # one replica's reviews/s at p99 <= 5 ms, 1 event loop vs 1 per core
 # Every replica sits behind one shared front (operator --front-url, replicas --forward-reviews)
 # unless --per-server-endpoints is given.
 # Flags: --duration D (0s = one cycle) --rate R --drain D --no-handover-gate --per-server-endpoints --replicas N
@@ -16,6 +18,9 @@ set -Eeuo pipefail
 main=dev.versio.bench.handover.MovesUnderLoad
 if [[ "${1:-}" == forwarding-latency ]]; then
   main=dev.versio.bench.handover.ForwardingLatency
+  shift
+elif [[ "${1:-}" == replica-capacity ]]; then
+  main=dev.versio.bench.handover.ReplicaCapacity
   shift
 fi
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,12 +1,9 @@
 package dev.versio.bench.handover;
 
-import dev.versio.testkit.ControlPlane;
-import dev.versio.testkit.ControlPlaneAssets;
 import dev.versio.testkit.Crds;
 import dev.versio.testkit.fleet.Widgets;
 import dev.versio.testkit.process.ProcessLedger;
 import dev.versio.testkit.tls.CertificateAuthority;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -32,6 +29,8 @@ import java.util.Locale;
 public final class ForwardingLatency {
   private static final String NAMESPACE = "versio-system";
   private static final String GROUP = "forward.bench.versio.dev";
+  private static final List<String> REPLICA_JVM = List.of("-Xmx256m");
+  private static final List<String> REPLICA_FLAGS = List.of("--forward-reviews");
 
   private ForwardingLatency() {}
 
@@ -45,37 +44,25 @@ public final class ForwardingLatency {
         Runtime.getRuntime().availableProcessors(),
         perRound,
         rounds);
-    try (var controlPlane =
-            ControlPlane.start(
-                ControlPlaneAssets.locate(), work.resolve("cluster"), System.err::println);
-        var client = controlPlane.adminClient()) {
-      Crds.applyVersioCrds(client);
-      client
-          .namespaces()
-          .resource(
-              new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
-          .serverSideApply();
-      var tls = Files.createDirectories(work.resolve("tls"));
-      var ca = CertificateAuthority.create("versio-forwarding");
-      var cert = ca.issueServer("127.0.0.1", "localhost");
-      Files.writeString(tls.resolve("tls.crt"), cert.certificatePem());
-      Files.writeString(tls.resolve("tls.key"), cert.privateKeyPem());
-      Files.writeString(tls.resolve("ca.crt"), ca.material().certificatePem());
+    try (var lab = ReplicaLab.start(work, NAMESPACE, "versio-forwarding")) {
+      var controlPlane = lab.controlPlane();
+      var client = lab.client();
+      var ca = lab.ca();
       var crd = Widgets.crd(GROUP, "widgets", "Widget");
       client.resource(crd).serverSideApply();
       Crds.awaitEstablished(client, crd.getMetadata().getName());
       var target = crd.getMetadata().getName();
       var ledger = new ProcessLedger(ProcessLedger.defaultDirectory(), System.err::println);
       try (var entry = ledger.open("forwarding-" + controlPlane.id());
-          var alpha = start("alpha", controlPlane, work, entry);
-          var beta = start("beta", controlPlane, work, entry)) {
+          var alpha = lab.oneReplica("alpha", entry, REPLICA_JVM, REPLICA_FLAGS);
+          var beta = lab.oneReplica("beta", entry, REPLICA_JVM, REPLICA_FLAGS)) {
         var bundle = ca.material().certificateBase64();
         var alphaServer = Widgets.urlServer("alpha", alpha.url(), bundle);
         alphaServer.getSpec().isDefault = true;
         client.resource(alphaServer).serverSideApply();
         client.resource(Widgets.urlServer("beta", beta.url(), bundle)).serverSideApply();
         client.resource(Widgets.renameConfig("widgets", target, "alpha")).serverSideApply();
-        var body = review().getBytes(StandardCharsets.UTF_8);
+        var body = ReplicaLab.review(GROUP).getBytes(StandardCharsets.UTF_8);
         var direct = new Endpoint(ca, alpha.conversionPorts().getFirst(), target, body);
         var forwarded = new Endpoint(ca, beta.conversionPorts().getFirst(), target, body);
         direct.awaitSuccess();
@@ -128,34 +115,8 @@ public final class ForwardingLatency {
     }
   }
 
-  private static ServerReplicas start(
-      String server, ControlPlane controlPlane, java.nio.file.Path work, ProcessLedger.Entry entry)
-      throws java.io.IOException {
-    return ServerReplicas.start(
-        server,
-        1,
-        NAMESPACE,
-        work.resolve("tls"),
-        Duration.ofSeconds(1),
-        controlPlane.kubeconfig(),
-        work.resolve("logs"),
-        entry,
-        List.of("-Xmx256m"),
-        List.of("--forward-reviews"));
-  }
-
   private static double millis(long[] sortedNanos, double q) {
     return sortedNanos[Math.min(sortedNanos.length - 1, (int) (q * sortedNanos.length))] / 1e6;
-  }
-
-  private static String review() {
-    return "{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"kind\":\"ConversionReview\",\"request\":{"
-        + "\"uid\":\"u\",\"desiredAPIVersion\":\""
-        + GROUP
-        + "/v1\",\"objects\":[{\"apiVersion\":\""
-        + GROUP
-        + "/v2\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"w\",\"namespace\":\"default\"},"
-        + "\"spec\":{\"replicas\":3}}]}}";
   }
 
   /** One replica's conversion endpoint on a connection of its own. */
