@@ -37,8 +37,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * hits both. A review counts as answered only when the replica says {@code Success}.
  *
  * <p>Usage: {@code ReplicaCapacity [secondsPerRate=10] [rounds=3] [connections=1,3]
- * [rates=500,1000,2000,3000,4000]}; prints every run, then per server and connection count the
- * median p99 of each rate with its spread and the highest rate within the bound.
+ * [rates=500,1000,2000,3000,4000] [comparison=event-loops]}; prints every run, then per server and
+ * connection count the median p99 of each rate with its spread and the highest rate within the
+ * bound. The comparison names the two servers: {@code event-loops} (one loop against one per core),
+ * {@code c1-only} (the replica JVM against the same with {@code -XX:TieredStopAtLevel=1}, both one
+ * loop per core).
  */
 public final class ReplicaCapacity {
   private static final String NAMESPACE = "versio-system";
@@ -48,8 +51,9 @@ public final class ReplicaCapacity {
 
   private ReplicaCapacity() {}
 
-  /** A server under test: its name, the one flag that differs, its target. */
-  private record Variant(String server, String label, List<String> flags, String group) {
+  /** A server under test: its name, its JVM flags and server flags, its target. */
+  private record Variant(
+      String server, String label, List<String> jvm, List<String> flags, String group) {
     String target() {
       return "widgets." + group;
     }
@@ -63,24 +67,15 @@ public final class ReplicaCapacity {
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
     var connectionCounts = ints(args.length > 2 ? args[2] : "1,3");
     var rates = ints(args.length > 3 ? args[3] : "500,1000,2000,3000,4000");
+    var comparison = args.length > 4 ? args[4] : "event-loops";
     var work = Files.createTempDirectory("versio-capacity-");
-    var variants =
-        List.of(
-            new Variant(
-                "one-loop",
-                "1 event loop",
-                List.of("--event-loops", "1"),
-                "one.capacity.bench.versio.dev"),
-            new Variant(
-                "per-core",
-                "one event loop per core (default)",
-                List.of(),
-                "cores.capacity.bench.versio.dev"));
+    var variants = variants(comparison);
     System.out.printf(
         Locale.ROOT,
-        "# Versio replica capacity, %d cores; replica JVM %s; %d s per rate, %d rounds;"
-            + " connections %s; rates %s; p99 bound %.0f ms%n",
+        "# Versio replica capacity, %d cores; comparison %s; replica JVM %s; %d s per rate,"
+            + " %d rounds; connections %s; rates %s; p99 bound %.0f ms%n",
         Runtime.getRuntime().availableProcessors(),
+        comparison,
         String.join(" ", REPLICA_JVM),
         seconds,
         rounds,
@@ -101,10 +96,13 @@ public final class ReplicaCapacity {
       try (var entry = ledger.open("capacity-" + controlPlane.id());
           var first =
               lab.oneReplica(
-                  variants.get(0).server(), entry, REPLICA_JVM, variants.get(0).flags());
+                  variants.get(0).server(), entry, variants.get(0).jvm(), variants.get(0).flags());
           var second =
               lab.oneReplica(
-                  variants.get(1).server(), entry, REPLICA_JVM, variants.get(1).flags())) {
+                  variants.get(1).server(),
+                  entry,
+                  variants.get(1).jvm(),
+                  variants.get(1).flags())) {
         var bundle = ca.material().certificateBase64();
         var replicas = Map.of(variants.get(0), first, variants.get(1), second);
         for (var variant : variants) {
@@ -161,6 +159,45 @@ public final class ReplicaCapacity {
       }
     }
     summarize(runs, variants, connectionCounts, rates, rounds);
+  }
+
+  /** The two servers a comparison runs against each other. */
+  private static List<Variant> variants(String comparison) {
+    var c1 = new ArrayList<>(REPLICA_JVM);
+    c1.add("-XX:TieredStopAtLevel=1");
+    return switch (comparison) {
+      case "event-loops" ->
+          List.of(
+              new Variant(
+                  "one-loop",
+                  "1 event loop",
+                  REPLICA_JVM,
+                  List.of("--event-loops", "1"),
+                  "one.capacity.bench.versio.dev"),
+              new Variant(
+                  "per-core",
+                  "one event loop per core (default)",
+                  REPLICA_JVM,
+                  List.of(),
+                  "cores.capacity.bench.versio.dev"));
+      case "c1-only" ->
+          List.of(
+              new Variant(
+                  "tiered",
+                  "C1 and C2 (JVM default)",
+                  REPLICA_JVM,
+                  List.of(),
+                  "tiered.capacity.bench.versio.dev"),
+              new Variant(
+                  "c1-only",
+                  "C1 only (TieredStopAtLevel=1)",
+                  List.copyOf(c1),
+                  List.of(),
+                  "c1.capacity.bench.versio.dev"));
+      default ->
+          throw new IllegalArgumentException(
+              "unknown comparison " + comparison + "; use event-loops or c1-only");
+    };
   }
 
   /**
