@@ -7,19 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import dev.versio.engine.compile.CompileResult;
-import dev.versio.engine.compile.Compiler;
 import dev.versio.engine.json.EngineJson;
-import dev.versio.engine.route.Router;
-import dev.versio.engine.rule.ConfigParser;
-import dev.versio.engine.schema.ResourceSchemas;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -33,38 +24,16 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ExampleStoriesTest {
 
   static Stream<Path> stories() throws IOException {
-    var examples = examplesFolder();
-    try (var list = Files.list(examples)) {
-      var stories = list.filter(p -> Files.exists(p.resolve("config.yaml"))).sorted().toList();
-      assertThat(stories).as("example stories under %s", examples).hasSizeGreaterThanOrEqualTo(3);
-      return stories.stream();
-    }
+    return ExampleStories.folders();
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("stories")
   void everySampleConvertsToEveryOtherVersionExactly(Path story) throws IOException {
-    var xrd = Files.exists(story.resolve("xrd.yaml"));
-    var crd = read(story.resolve(xrd ? "xrd.yaml" : "crd.yaml"));
-    var target = xrd ? ResourceSchemas.xrd(crd) : ResourceSchemas.crd(crd);
-    var spec = read(story.resolve("config.yaml")).path("spec");
-    var parsed = new ConfigParser().parse(spec);
-    if (!(parsed instanceof ConfigParser.Result.Parsed ok)) {
-      fail(
-          "config of %s is invalid:%n%s",
-          story, Fixtures.lines(((ConfigParser.Result.Invalid) parsed).diagnostics()));
-      return;
-    }
-    var result = new Compiler().compile(ok.config(), target);
-    if (!(result instanceof CompileResult.Compiled compiled)) {
-      fail(
-          "config of %s is rejected:%n%s",
-          story, Fixtures.lines(((CompileResult.Rejected) result).diagnostics()));
-      return;
-    }
-    var router = new Router(compiled.config(), ResourceSchemas.group(crd));
-    var samples = samples(story);
-    var versions = target.versions().stream().filter(v -> v.served()).map(v -> v.name()).toList();
+    var loaded = ExampleStories.load(story);
+    var router = loaded.router();
+    var samples = loaded.samples();
+    var versions = loaded.versions();
     var goldenFolder = story.resolve("expected");
     boolean update = Boolean.getBoolean("versio.golden.update") && Files.isDirectory(goldenFolder);
     int pairs = 0;
@@ -115,32 +84,7 @@ class ExampleStoriesTest {
           .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
           .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER);
 
-  /** sample name -> version -> object. */
-  private static Map<String, Map<String, JsonNode>> samples(Path story) throws IOException {
-    var out = new TreeMap<String, Map<String, JsonNode>>();
-    List<Path> files;
-    try (var list = Files.list(story.resolve("samples"))) {
-      files = new ArrayList<>(list.filter(p -> p.toString().endsWith(".yaml")).sorted().toList());
-    }
-    for (var file : files) {
-      var parts = file.getFileName().toString().split("\\.");
-      out.computeIfAbsent(parts[0], k -> new TreeMap<>()).put(parts[1], read(file));
-    }
-    return out;
-  }
-
   private static JsonNode read(Path file) throws IOException {
-    return Fixtures.YAML.readTree(file.toFile());
-  }
-
-  private static Path examplesFolder() {
-    var dir = Path.of("").toAbsolutePath();
-    while (dir != null && !Files.isDirectory(dir.resolve("examples"))) {
-      dir = dir.getParent();
-    }
-    if (dir == null) {
-      throw new IllegalStateException("no examples/ folder above " + Path.of("").toAbsolutePath());
-    }
-    return dir.resolve("examples");
+    return ExampleStories.read(file);
   }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.versio.engine.compile.Verdict;
 import dev.versio.engine.diagnostic.DiagnosticCode;
+import dev.versio.engine.runtime.ConversionException;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -128,11 +129,49 @@ class TextAndScriptStrategiesTest {
   }
 
   @Test
-  void aPatchThatDoesNotApplyFailsTheConversion() {
+  void aPatchOperationWhoseSourceIsAbsentIsSkippedAndAFailingTestFailsTheConversion() {
     var router = router(target("ttl: {type: integer}", "ttlSeconds: {type: integer}"), PATCH);
-    assertThatThrownBy(() -> router.convert(object("spec: {}"), "v2", "v1"))
+    // nothing to move: the object converts, as for every strategy whose source is absent
+    assertThat(router.convert(object("spec: {}"), "v2", "v1").path("spec").has("ttlSeconds"))
+        .isFalse();
+    assertThat(router.convert(object("{}"), "v2", "v1")).isNotNull();
+    var tested =
+        router(
+            target("ttl: {type: integer}", "ttlSeconds: {type: integer}"),
+            spokeRules(
+                """
+            - strategy: JSONPatch
+              jsonPatch:
+                hubToSpoke: [{op: test, path: /spec/ttl, value: 60}, {op: move, from: /spec/ttl, path: /spec/ttlSeconds}]
+                spokeToHub: [{op: move, from: /spec/ttlSeconds, path: /spec/ttl}]
+                losslessOverride: true
+            """));
+    assertThatThrownBy(() -> tested.convert(object("spec: {ttl: 30}"), "v2", "v1"))
         .hasMessageContaining("rules[0] (JSONPatch)")
         .hasMessageContaining("the patch does not apply");
+    assertThatThrownBy(() -> tested.convert(object("spec: {}"), "v2", "v1"))
+        .isInstanceOfSatisfying(
+            ConversionException.class, e -> assertThat(e.incompleteInput()).isTrue())
+        .hasMessageContaining("the patch tests /spec/ttl, which is absent");
+  }
+
+  @Test
+  void anAddIntoAnAbsentObjectCreatesTheObjectsAboveIt() {
+    var router =
+        router(
+            target("name: {type: string}", "name: {type: string}\nlevel: {type: string}"),
+            spokeRules(
+                """
+            - strategy: JSONPatch
+              jsonPatch:
+                hubToSpoke: [{op: add, path: /spec/level, value: "1"}]
+                spokeToHub: [{op: remove, path: /spec/level}]
+                losslessOverride: true
+            """));
+    var converted = router.convert(object("{}"), "v2", "v1");
+    assertThat(converted.path("spec").path("level").asText()).isEqualTo("1");
+    assertThat(router.convert(object("spec: {name: a}"), "v1", "v2").path("spec").has("level"))
+        .isFalse();
   }
 
   @Test
@@ -302,10 +341,16 @@ class TextAndScriptStrategiesTest {
   }
 
   @Test
-  void celFailsLoudlyOnAMissingFieldAndOnRunawayCost() {
+  void celWritesNothingWithoutItsSourcesAndFailsLoudlyOnAMissingFieldAndOnRunawayCost() {
     var target = target("rgb: {type: integer}", "red: {type: integer}\ngreen: {type: integer}");
     var router = router(target, RGB);
-    assertThatThrownBy(() -> router.convert(object("spec: {}"), "v2", "v1"))
+    // none of its sources: nothing to convert (an object lacking fields, as server-side apply
+    // sends it)
+    assertThat(router.convert(object("spec: {}"), "v2", "v1").path("spec").has("red")).isFalse();
+    // one source of two: it cannot compute the rest, and says so
+    assertThatThrownBy(() -> router.convert(object("spec: {red: 1}"), "v1", "v2"))
+        .isInstanceOfSatisfying(
+            ConversionException.class, e -> assertThat(e.incompleteInput()).isTrue())
         .hasMessageContaining("rules[0] (CEL)")
         .hasMessageContaining("guard optional fields with has(");
     var costly =

@@ -4,6 +4,7 @@ import dev.versio.engine.diagnostic.DiagnosticCode;
 import dev.versio.engine.diagnostic.Diagnostics;
 import dev.versio.engine.rule.ConversionConfig;
 import dev.versio.engine.runtime.CanonicalJson;
+import dev.versio.engine.runtime.NullContainers;
 import dev.versio.engine.schema.SchemaSource;
 import dev.versio.engine.schema.VersionSchema;
 import java.util.ArrayList;
@@ -92,6 +93,7 @@ public final class Compiler {
       }
     }
     var spokes = new ArrayList<SpokeReport>();
+    NullContainers hubNulls = null; // one for every spoke's plan, built with the first
     for (var spoke : config.spokes()) {
       var d = Diagnostics.forSpoke(spoke.version());
       var version = versions.get(spoke.version());
@@ -130,6 +132,9 @@ public final class Compiler {
               d,
               tools);
       var outcome = new SpokeCompiler().compile(scope, spoke.rules());
+      if (hubNulls == null && !d.hasErrors()) {
+        hubNulls = NullContainers.of(hub.schema());
+      }
       var plan =
           d.hasErrors()
               ? Optional.<Plan>empty()
@@ -138,7 +143,9 @@ public final class Compiler {
                       spoke.version(),
                       outcome.hubToSpoke(),
                       outcome.spokeToHub(),
-                      outcome.verdict()));
+                      outcome.verdict(),
+                      hubNulls,
+                      NullContainers.of(version.schema())));
       spokes.add(
           new SpokeReport(
               spoke.version(),

@@ -3,6 +3,7 @@ package dev.versio.engine.compile;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.versio.engine.json.EngineJson;
+import dev.versio.engine.runtime.NullContainers;
 import dev.versio.engine.runtime.Steps;
 import java.util.Objects;
 
@@ -15,27 +16,44 @@ import java.util.Objects;
  * @param hubToSpoke ops from hub to spoke
  * @param spokeToHub ops from spoke to hub
  * @param verdict whether each direction is lossless
+ * @param hubNulls where a hub object may hold a {@code null} read as absent ({@link
+ *     NullContainers})
+ * @param spokeNulls the same for a spoke object
  */
-public record Plan(String spoke, Steps hubToSpoke, Steps spokeToHub, Verdict verdict) {
+public record Plan(
+    String spoke,
+    Steps hubToSpoke,
+    Steps spokeToHub,
+    Verdict verdict,
+    NullContainers hubNulls,
+    NullContainers spokeNulls) {
   public Plan {
     Objects.requireNonNull(spoke, "spoke");
     Objects.requireNonNull(hubToSpoke, "hubToSpoke");
     Objects.requireNonNull(spokeToHub, "spokeToHub");
     Objects.requireNonNull(verdict, "verdict");
+    Objects.requireNonNull(hubNulls, "hubNulls");
+    Objects.requireNonNull(spokeNulls, "spokeNulls");
+  }
+
+  /** A plan that reads every {@code null} as it is. */
+  public Plan(String spoke, Steps hubToSpoke, Steps spokeToHub, Verdict verdict) {
+    this(spoke, hubToSpoke, spokeToHub, verdict, NullContainers.NONE, NullContainers.NONE);
   }
 
   /**
-   * Converts hub → spoke. The input is not modified; {@code apiVersion} is left to the caller. When
-   * no op writes below {@code metadata}, the output holds the input's {@code metadata} node itself
-   * (not a copy): a caller that changes one of them afterwards copies it first.
+   * Converts hub → spoke. The input is not modified; {@code apiVersion} is left to the caller; a
+   * {@code null} where the hub schema declares an object or array is read as absent. When no op
+   * writes below {@code metadata}, the output holds the input's {@code metadata} node itself (not a
+   * copy): a caller that changes one of them afterwards copies it first.
    */
   public ObjectNode toSpoke(JsonNode hubObject) {
-    return run(hubToSpoke, hubObject);
+    return run(hubToSpoke, hubNulls.without(hubObject));
   }
 
   /** Converts spoke → hub, with the same sharing of {@code metadata} as {@link #toSpoke}. */
   public ObjectNode toHub(JsonNode spokeObject) {
-    return run(spokeToHub, spokeObject);
+    return run(spokeToHub, spokeNulls.without(spokeObject));
   }
 
   private static ObjectNode run(Steps steps, JsonNode input) {

@@ -240,6 +240,7 @@ final class ScriptRules {
         new ScriptOp.Cel(
             r.hubToSpoke(),
             h2s.program(),
+            r.hubPaths(),
             r.spokePaths(),
             nullable(r.spokePaths(), p -> s.spokeNode(r, p)),
             CelScripts.COST_LIMIT,
@@ -247,6 +248,7 @@ final class ScriptRules {
         new ScriptOp.Cel(
             r.spokeToHub(),
             s2h.program(),
+            r.spokePaths(),
             r.hubPaths(),
             nullable(r.hubPaths(), p -> s.hubNode(r, p)),
             CelScripts.COST_LIMIT,

@@ -13,17 +13,31 @@ public final class ConversionException extends RuntimeException {
 
   private final Origin origin;
   private final String location;
+  private final boolean incompleteInput;
 
-  ConversionException(Origin origin, String direction, String message) {
+  ConversionException(Origin origin, String direction, String message, boolean incompleteInput) {
     super(cut(origin.describe(direction) + ": " + message), null, false, false);
     this.origin = origin;
     this.location = origin.describe(direction);
+    this.incompleteInput = incompleteInput;
   }
 
   public ConversionException(String message) {
     super(cut(message), null, false, false);
     this.origin = null;
     this.location = null;
+    this.incompleteInput = false;
+  }
+
+  /**
+   * Whether the rule reads several fields and the object holds only some of them (a {@code
+   * FieldsToScalar} join missing a part, a CEL expression reading a field that is absent while
+   * another of its sources is present, a JSON Patch {@code test} of an absent path): the one case
+   * in which an object lacking fields, as server-side apply sends them, fails. A rule whose sources
+   * are all absent writes nothing instead.
+   */
+  public boolean incompleteInput() {
+    return incompleteInput;
   }
 
   /** Which rule failed, or null for routing failures. */

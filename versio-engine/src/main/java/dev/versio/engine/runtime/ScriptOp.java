@@ -1,5 +1,6 @@
 package dev.versio.engine.runtime;
 
+import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.flipkart.zjsonpatch.JsonPatch;
@@ -14,22 +15,63 @@ import java.util.Map;
 public sealed interface ScriptOp extends Op {
 
   /**
-   * Applies {@code patch} to the pristine input, then copies each patched {@code path} into the
-   * output (or removes it from the output when the patch removed it).
+   * Applies {@code patch} to the pristine input, one operation after another, then copies each
+   * patched {@code path} into the output (or removes it from the output when the patch removed it).
+   * Like every other strategy, an operation writes nothing when what it reads is absent: a {@code
+   * move} or {@code copy} whose {@code from}, a {@code remove} or {@code replace} whose {@code
+   * path} is absent is skipped, so an object lacking fields (as server-side apply sends them)
+   * converts; an {@code add}, {@code move} or {@code copy} creates the objects missing above its
+   * {@code path}. A {@code test} of an absent path fails the conversion, as does one of a present
+   * path that does not hold its value.
    */
-  record Patch(JsonNode patch, List<FieldPath> paths) implements ScriptOp {
+  record Patch(JsonNode patch, List<FieldPath> paths, List<JsonNode> operations)
+      implements ScriptOp {
     public Patch {
       patch = patch.deepCopy();
       paths = List.copyOf(paths);
+      operations = List.copyOf(operations);
+    }
+
+    public Patch(JsonNode patch, List<FieldPath> paths) {
+      this(patch, paths, singleOperations(patch));
+    }
+
+    /** Each operation of {@code patch} as a patch of its own, applied one by one. */
+    private static List<JsonNode> singleOperations(JsonNode patch) {
+      var out = new java.util.ArrayList<JsonNode>();
+      for (var operation : patch) {
+        out.add(dev.versio.engine.json.EngineJson.nodes().arrayNode().add(operation.deepCopy()));
+      }
+      return out;
     }
 
     @Override
     public void apply(JsonNode input, ObjectNode output) {
-      JsonNode patched;
-      try {
-        patched = JsonPatch.apply(patch, input);
-      } catch (JsonPatchApplicationException | IllegalArgumentException e) {
-        throw new OpFailure("the patch does not apply: " + e.getMessage());
+      var patched = input.deepCopy();
+      for (var single : operations) {
+        var operation = single.get(0);
+        var kind = operation.path("op").asText();
+        var path = operation.path("path").asText();
+        var read =
+            switch (kind) {
+              case "move", "copy" -> operation.path("from").asText();
+              case "remove", "replace", "test" -> path;
+              default -> null;
+            };
+        if (read != null && absent(patched, read)) {
+          if (kind.equals("test")) {
+            throw new OpFailure("the patch tests " + read + ", which is absent", true);
+          }
+          continue;
+        }
+        if (kind.equals("add") || kind.equals("move") || kind.equals("copy")) {
+          createParents(patched, path);
+        }
+        try {
+          JsonPatch.applyInPlace(single, patched);
+        } catch (JsonPatchApplicationException | IllegalArgumentException e) {
+          throw new OpFailure("the patch does not apply: " + e.getMessage());
+        }
       }
       for (var path : paths) {
         var value = Tree.get(patched, path);
@@ -38,6 +80,37 @@ public sealed interface ScriptOp extends Op {
         } else {
           Tree.deletePruning(output, path, path.size() - 1);
         }
+      }
+    }
+
+    private static boolean absent(JsonNode document, String pointer) {
+      try {
+        return document.at(JsonPointer.compile(pointer)).isMissingNode();
+      } catch (IllegalArgumentException e) {
+        return false; // not a JSON Pointer: the operation fails with the library's message
+      }
+    }
+
+    /** Creates the objects missing above {@code pointer}; stops at anything but an object. */
+    private static void createParents(JsonNode document, String pointer) {
+      JsonPointer at;
+      try {
+        at = JsonPointer.compile(pointer);
+      } catch (IllegalArgumentException e) {
+        return;
+      }
+      var node = document;
+      while (at.tail() != null && !at.tail().matches()) {
+        if (!(node instanceof ObjectNode object)) {
+          return;
+        }
+        var name = at.getMatchingProperty();
+        var next = object.get(name);
+        if (next == null) {
+          next = object.putObject(name);
+        }
+        node = next;
+        at = at.tail();
       }
     }
   }
@@ -56,12 +129,14 @@ public sealed interface ScriptOp extends Op {
   record Cel(
       String expression,
       CelRuntime.Program program,
+      List<FieldPath> sources,
       List<FieldPath> destinations,
       java.util.Set<FieldPath> nullable,
       long costLimit,
       long sizeLimit)
       implements ScriptOp {
     public Cel {
+      sources = List.copyOf(sources);
       destinations = List.copyOf(destinations);
       nullable = java.util.Set.copyOf(nullable);
     }
@@ -75,6 +150,12 @@ public sealed interface ScriptOp extends Op {
       } catch (CelBudget.Spent e) {
         throw new OpFailure(budget.exceeded());
       } catch (CelEvaluationException e) {
+        if (budget.exceeded() == null && readsAbsentField(e.getMessage())) {
+          if (sources.stream().noneMatch(p -> Tree.get(input, p) != null)) {
+            return; // none of its sources is here: nothing to convert, as for every strategy
+          }
+          throw new OpFailure(describe(e.getMessage()), true);
+        }
         throw new OpFailure(
             budget.exceeded() != null ? budget.exceeded() : describe(e.getMessage()));
       }
@@ -98,12 +179,16 @@ public sealed interface ScriptOp extends Op {
       }
     }
 
+    private static boolean readsAbsentField(String message) {
+      return message != null
+          && (message.contains("is not present in map") || message.contains("no such key"));
+    }
+
     private String describe(String message) {
       if (message != null && message.contains("Iteration budget exceeded")) {
         return "the expression exceeded its cost limit (10000 loop iterations in one evaluation)";
       }
-      if (message != null
-          && (message.contains("is not present in map") || message.contains("no such key"))) {
+      if (readsAbsentField(message)) {
         return "the expression failed at "
             + CelMessages.evaluation(expression, message)
             + " (guard optional fields with has(object.spec.x) or object.?spec.?x)";

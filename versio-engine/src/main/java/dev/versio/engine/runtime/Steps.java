@@ -43,7 +43,8 @@ public record Steps(String direction, List<Op> ops, List<Origin> origins, boolea
       try {
         ops.get(i).apply(input, output, scope);
       } catch (OpFailure e) {
-        throw new ConversionException(origins.get(i), direction, e.getMessage());
+        throw new ConversionException(
+            origins.get(i), direction, e.getMessage(), e.incompleteInput());
       }
     }
   }

@@ -103,7 +103,7 @@ public sealed interface TextOp extends Op {
         var path = sources.get(part);
         var value = Tree.get(input, path);
         if (value == null) {
-          throw new OpFailure("joinTemplate needs ." + part + " but " + path + " is absent");
+          throw new OpFailure("joinTemplate needs ." + part + " but " + path + " is absent", true);
         }
         sb.append(Coercion.text(value));
       }

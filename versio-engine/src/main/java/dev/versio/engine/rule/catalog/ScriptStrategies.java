@@ -40,9 +40,13 @@ final class ScriptStrategies {
         .note(
             "Every `path` and `from` of both directions is claimed on each side that declares"
                 + " it. A path through an array element, or one neither version declares, is"
-                + " rejected at compile time; compiling always warns `UNVERIFIABLE_INVERSE`. A"
-                + " failing operation (a `move` from a missing field, a failed `test`) fails the"
-                + " conversion.")
+                + " rejected at compile time; compiling always warns `UNVERIFIABLE_INVERSE`."
+                + " Operations run one after another and, as with every strategy, one whose"
+                + " source is absent writes nothing: a `move` or `copy` from a missing field and a"
+                + " `remove` or `replace` of one are skipped, and an `add`, `move` or `copy`"
+                + " creates the objects missing above its `path`, so objects lacking fields (as"
+                + " server-side apply sends them) convert. A `test` of a missing field, a failed"
+                + " `test` and any other failing operation fail the conversion.")
         .schemas("ttl: {type: integer}\n", "ttlSeconds: {type: integer}\n")
         .rule(
             """
@@ -94,8 +98,12 @@ final class ScriptStrategies {
                 + " evaluation may visit at most 1,000,000 expression nodes and"
                 + " 10,000 loop iterations in all, and the lists, maps and strings it builds may"
                 + " hold 2,000,000 elements and characters together (its result as JSON too); an"
-                + " error fails the conversion, so guard optional fields with `has()` or `?.`;"
-                + " an expression that fails on every value it is tried on is an error"
+                + " error fails the conversion, so guard optional fields with `has()` or `?.`."
+                + " One exception, as every strategy writes nothing for an absent source: an"
+                + " expression that fails reading an absent field while none of the paths it"
+                + " converts from (`hubPaths` towards the spoke, `spokePaths` back) is present"
+                + " writes nothing, so objects lacking fields (as server-side apply sends them)"
+                + " convert. An expression that fails on every value it is tried on is an error"
                 + " (`RULE_ALWAYS_FAILS`).")
         .schemas("rgb: {type: integer}\n", "red: {type: integer}\ngreen: {type: integer}\n")
         .rule(
