@@ -12,6 +12,7 @@ import dev.versio.testkit.Crds;
 import dev.versio.testkit.KubeApiServerTest;
 import dev.versio.testkit.stories.CrossplaneStandIn;
 import dev.versio.testkit.stories.ExampleStory;
+import dev.versio.testkit.stories.StoryPartialApply;
 import dev.versio.testkit.stories.StoryRoundTrip;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -33,7 +34,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * conversion webhook at a Versio webhook server (in this JVM: the same code {@code versio
  * webhook-server} runs, started in a second instead of a process, and debuggable), the config is
  * applied as a custom resource, and every sample is created at its version and read back at every
- * other version with get, list and watch ({@link StoryRoundTrip}).
+ * other version with get, list and watch ({@link StoryRoundTrip}), and applied server-side in part
+ * at a second version, which sends partial objects through the webhook ({@link StoryPartialApply}).
  */
 @KubeApiServerTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -120,5 +122,13 @@ class ExampleStoriesThroughApiserverIT {
   @MethodSource("stories")
   void everySampleCreatedAtItsVersionReadsBackAtEveryOtherVersion(ExampleStory story) {
     StoryRoundTrip.assertEverySampleReadsBackAtEveryOtherVersion(client, NAMESPACE, story);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("stories")
+  void partialObjectsAppliedServerSideAtAnotherVersionConvert(ExampleStory story) {
+    assertThat(StoryPartialApply.assertPartialObjectsApplyServerSide(client, NAMESPACE, story))
+        .as("server-side applies of %s", story)
+        .isPositive();
   }
 }
