@@ -110,12 +110,23 @@ public final class NullContainers {
    * them.
    */
   public JsonNode without(JsonNode object) {
-    if (this == NONE || !object.isObject() || !holdsDroppable(object)) {
+    // objects read from storage hold no null (the apiserver prunes them): one pass without lookups
+    // settles most conversions; only one with a null anywhere is walked along the schema
+    if (this == NONE || !object.isObject() || !holdsNull(object) || !holdsDroppable(object)) {
       return object;
     }
     var copy = object.deepCopy();
     strip(copy);
     return copy;
+  }
+
+  private static boolean holdsNull(JsonNode node) {
+    for (var child : node) {
+      if (child.isNull() || child.isContainerNode() && holdsNull(child)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private Slot slot(String name) {
