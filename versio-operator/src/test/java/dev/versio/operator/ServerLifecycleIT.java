@@ -206,8 +206,8 @@ class ServerLifecycleIT {
   }
 
   @Test
-  void xrdConfigsWaitForCrossplanesApiAndProceedWhenItAppears(KubeTestScope scope)
-      throws Exception {
+  void xrdConfigsWaitForCrossplanesApiSayWhenItIsCrossplaneOneAndProceedOnceItServesV2(
+      KubeTestScope scope) throws Exception {
     var name = scope.name("late");
     client.resource(OperatorFixture.urlServer(name, url, caBundle)).create();
     var xrdName = "xlates." + scope.apiGroup();
@@ -230,7 +230,26 @@ class ServerLifecycleIT {
     assertThat(waiting.getStatus().message).contains("XRD API", "not installed");
     assertThat(metrics()).contains("versio_operator_xrd_api_available 0.0");
 
-    CrossplaneStandIn.installXrdApi(client);
+    // Crossplane 1.x: its XRD API serves v1 only, which the config says rather than "missing"
+    CrossplaneStandIn.installXrdApiOfCrossplane1(client);
+    var unsupported =
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () -> client.resources(XRDConversionConfig.class).withName(name).get(),
+                c ->
+                    c.getStatus() != null
+                        && c.getStatus().message != null
+                        && c.getStatus().message.contains("Crossplane 1.x"));
+    assertThat(unsupported.getStatus().phase).isEqualTo("Pending");
+    assertThat(unsupported.getStatus().message)
+        .contains("serves only v1", "upgrade Crossplane to 2.0 or later");
+    assertThat(Conditions.find(unsupported.getStatus().conditions, "TargetHealthy"))
+        .hasValueSatisfying(c -> assertThat(c.getReason()).isEqualTo("XRDApiUnsupported"));
+    assertThat(metrics()).contains("versio_operator_xrd_api_available 0.0");
+
+    // upgraded to Crossplane 2.x: v2 served beside v1, which stays the storage version
+    CrossplaneStandIn.installXrdApiOfCrossplane2(client);
     var xrd =
         io.fabric8.kubernetes.client.utils.Serialization.unmarshal(
             """

@@ -18,12 +18,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A replica started before Crossplane was installed serves XRD configs once Crossplane's XRD API
- * appears, without a restart. A dedicated control plane: the API must not exist at the start.
+ * serves v2, without a restart: installed as Crossplane 1.x's (v1 only), then upgraded to 2.x's. A
+ * dedicated control plane: the API must not exist at the start.
  */
 @KubeApiServerTest(dedicated = true)
 class XrdApiLaterIT {
   @Test
-  void anXrdConfigIsServedOnceCrossplanesApiAppearsAfterTheReplicaStarted(
+  void anXrdConfigIsServedOnceCrossplanesApiServesV2AfterTheReplicaStarted(
       KubernetesClient client, ControlPlane controlPlane, @TempDir Path certDir) throws Exception {
     WebhookFixture.installVersioCrds(client);
     var caBundle = WebhookFixture.writeCertificate(certDir);
@@ -32,14 +33,22 @@ class XrdApiLaterIT {
       client
           .resource(WebhookFixture.serverObject("later", server.conversionPort(), caBundle))
           .serverSideApply();
-      CrossplaneStandIn.installXrdApi(client);
+      // Crossplane 1.x first: its XRD API serves v1 only, which the replica does not watch; the
+      // XRD is written at v1, as a 1.x cluster has it
+      CrossplaneStandIn.installXrdApiOfCrossplane1(client);
+      var atV1 =
+          story
+              .xrd()
+              .toString()
+              .replace("apiextensions.crossplane.io/v2", "apiextensions.crossplane.io/v1");
       client
-          .resource(
-              Serialization.unmarshal(story.xrd().toString(), GenericKubernetesResource.class))
+          .resource(Serialization.unmarshal(atV1, GenericKubernetesResource.class))
           .serverSideApply();
       var config = Serialization.unmarshal(story.configYaml(), XRDConversionConfig.class);
       config.getSpec().webhookServerRef = new NameRef("later");
       client.resource(config).serverSideApply();
+      // then upgraded to Crossplane 2.x: v2 is served beside v1, the same XRD reads at v2
+      CrossplaneStandIn.installXrdApiOfCrossplane2(client);
 
       await()
           .atMost(Duration.ofSeconds(60))

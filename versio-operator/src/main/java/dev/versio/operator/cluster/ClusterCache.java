@@ -59,6 +59,7 @@ public final class ClusterCache implements AutoCloseable {
   private final boolean watchXrds;
   private volatile boolean closed;
   private boolean xrdInformerStarted;
+  private volatile String xrdApiProblem;
   private static final Duration XRD_SYNC_ATTEMPT = Duration.ofSeconds(10);
 
   /** Receives changes of one kind of object; {@code old} is null on add, {@code now} on delete. */
@@ -123,7 +124,7 @@ public final class ClusterCache implements AutoCloseable {
         handler(
             (old, now, deleted) -> {
               if (!deleted && XRD_API_CRD.equals(now.getMetadata().getName()) && established(now)) {
-                startXrdInformer();
+                xrdApiChanged(now);
               }
             }));
   }
@@ -181,7 +182,7 @@ public final class ClusterCache implements AutoCloseable {
     }
     var xrdApi = crds.getStore().getByKey(XRD_API_CRD);
     if (xrdApi != null && established(xrdApi)) {
-      startXrdInformer();
+      xrdApiChanged(xrdApi);
     } else if (watchXrds) {
       LOG.warn(
           "Crossplane's XRD API ({}) is not installed: XRDConversionConfigs wait until it is;"
@@ -197,6 +198,30 @@ public final class ClusterCache implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while the caches filled", e);
     }
+  }
+
+  /**
+   * Crossplane's XRD API is Established (again): watch XRDs when it serves the version Versio
+   * reads, else say why not once per reason and wait for Crossplane to be upgraded.
+   */
+  private void xrdApiChanged(CustomResourceDefinition xrdApi) {
+    var problem = XrdApi.unsupported(xrdApi).orElse(null);
+    var before = xrdApiProblem;
+    xrdApiProblem = problem;
+    if (problem == null) {
+      startXrdInformer();
+    } else if (watchXrds && !problem.equals(before)) {
+      // waiting XRD configs are looked at again every --gate-requeue and then say why
+      LOG.warn("{}; XRDConversionConfigs wait", problem);
+    }
+  }
+
+  /**
+   * Why Crossplane's XRD API, though installed, cannot be used (Crossplane 1.x serves no {@code
+   * v2}), or empty.
+   */
+  public Optional<String> xrdApiProblem() {
+    return Optional.ofNullable(xrdApiProblem);
   }
 
   private synchronized void startXrdInformer() {

@@ -368,6 +368,22 @@ public abstract class ConfigReconciler<
     /** Step 1: the target exists (and, for an XRD, Crossplane's API is there). */
     private Step<TargetView> findTarget() {
       if (kind.xrd() && !cache.xrdApiAvailable()) {
+        var problem = cache.xrdApiProblem();
+        if (problem.isPresent()) {
+          return Step.stopAt(
+              new Observation(
+                  generation,
+                  null,
+                  null,
+                  null,
+                  new Check(false, "XRDApiUnsupported", problem.get()),
+                  null,
+                  new Outcome.Waiting(
+                      WaitCause.XRD_API_MISSING,
+                      problem.get()
+                          + "; the config waits and the operator picks the API up by itself once"
+                          + " it serves v2")));
+        }
         return Step.stopAt(
             new Observation(
                 generation,

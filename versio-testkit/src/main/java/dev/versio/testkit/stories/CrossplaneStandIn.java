@@ -45,6 +45,54 @@ public final class CrossplaneStandIn {
             openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
       """;
 
+  /**
+   * Crossplane 1.x's XRD API (1.6 to 1.20): {@code apiextensions.crossplane.io/v1} only, which
+   * Versio does not handle yet.
+   */
+  public static final String XRD_API_CRD_CROSSPLANE_1 =
+      """
+      apiVersion: apiextensions.k8s.io/v1
+      kind: CustomResourceDefinition
+      metadata: {name: compositeresourcedefinitions.apiextensions.crossplane.io}
+      spec:
+        group: apiextensions.crossplane.io
+        scope: Cluster
+        names: {kind: CompositeResourceDefinition, plural: compositeresourcedefinitions}
+        versions:
+        - name: v1
+          served: true
+          storage: true
+          schema:
+            openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+      """;
+
+  /**
+   * Crossplane 2.x's XRD API as it ships it: {@code v1} still the storage version (deprecated),
+   * {@code v2} served beside it; what a cluster has after upgrading from 1.x.
+   */
+  public static final String XRD_API_CRD_CROSSPLANE_2 =
+      """
+      apiVersion: apiextensions.k8s.io/v1
+      kind: CustomResourceDefinition
+      metadata: {name: compositeresourcedefinitions.apiextensions.crossplane.io}
+      spec:
+        group: apiextensions.crossplane.io
+        scope: Cluster
+        names: {kind: CompositeResourceDefinition, plural: compositeresourcedefinitions}
+        versions:
+        - name: v1
+          served: true
+          storage: true
+          deprecated: true
+          schema:
+            openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+        - name: v2
+          served: true
+          storage: false
+          schema:
+            openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+      """;
+
   private static final CustomResourceType XRDS =
       new CustomResourceType(
           "apiextensions.crossplane.io",
@@ -57,6 +105,21 @@ public final class CrossplaneStandIn {
   /** Installs {@link #XRD_API_CRD} (idempotent) and waits until XRDs are served. */
   public static void installXrdApi(KubernetesClient client) {
     Crds.apply(client, Serialization.unmarshal(XRD_API_CRD, CustomResourceDefinition.class));
+  }
+
+  /** Installs {@link #XRD_API_CRD_CROSSPLANE_1}, the XRD API of Crossplane 1.x. */
+  public static void installXrdApiOfCrossplane1(KubernetesClient client) {
+    Crds.apply(
+        client, Serialization.unmarshal(XRD_API_CRD_CROSSPLANE_1, CustomResourceDefinition.class));
+  }
+
+  /**
+   * Installs (or upgrades 1.x's to) {@link #XRD_API_CRD_CROSSPLANE_2}, the XRD API of Crossplane
+   * 2.x.
+   */
+  public static void installXrdApiOfCrossplane2(KubernetesClient client) {
+    Crds.apply(
+        client, Serialization.unmarshal(XRD_API_CRD_CROSSPLANE_2, CustomResourceDefinition.class));
   }
 
   /**

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  */
 final class SyncInformers implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SyncInformers.class);
-  static final String XRD_CRD = "compositeresourcedefinitions.apiextensions.crossplane.io";
+  static final String XRD_CRD = XrdApi.CRD_NAME;
 
   /** What a change in the cluster asks the sync to look at again. */
   interface Listener {
@@ -54,6 +54,7 @@ final class SyncInformers implements AutoCloseable {
   private SharedIndexInformer<ConversionWebhookServer> servers;
   private SharedIndexInformer<CustomResourceDefinition> crds;
   private volatile SharedIndexInformer<GenericKubernetesResource> xrds;
+  private volatile String xrdApiProblem; // why the installed XRD API is not watched, or null
   private volatile boolean delivering;
 
   SyncInformers(KubernetesClient client, String configSelector, Listener listener) {
@@ -89,7 +90,9 @@ final class SyncInformers implements AutoCloseable {
         informer(
             client.apiextensions().v1().customResourceDefinitions().runnableInformer(0),
             crd -> {
-              if (XRD_CRD.equals(crd.getMetadata().getName()) && xrds == null) {
+              if (XRD_CRD.equals(crd.getMetadata().getName())
+                  && xrds == null
+                  && servesXrdApi(crd)) {
                 startXrdInformerLater(); // Crossplane was installed after this replica started
               }
               listener.targetChanged(crd.getMetadata().getName());
@@ -226,10 +229,23 @@ final class SyncInformers implements AutoCloseable {
             });
   }
 
+  /**
+   * Whether Crossplane's XRD API serves the version Versio reads; says why not once per reason
+   * (Crossplane 1.x serves only v1).
+   */
+  private boolean servesXrdApi(CustomResourceDefinition crd) {
+    var problem = XrdApi.unsupported(crd);
+    if (problem.isPresent() && !problem.get().equals(xrdApiProblem)) {
+      LOG.warn("{}; XRD configs are not served", problem.get());
+    }
+    xrdApiProblem = problem.orElse(null);
+    return problem.isEmpty();
+  }
+
   private boolean xrdApiInstalled() {
     try {
-      return client.apiextensions().v1().customResourceDefinitions().withName(XRD_CRD).get()
-          != null;
+      var crd = client.apiextensions().v1().customResourceDefinitions().withName(XRD_CRD).get();
+      return crd != null && servesXrdApi(crd);
     } catch (RuntimeException e) {
       LOG.warn(
           "cannot tell whether Crossplane's XRD API is installed ({}); XRD configs are not served",
