@@ -175,6 +175,55 @@ class TextAndScriptStrategiesTest {
   }
 
   @Test
+  void aCelExpressionMissingAKeyOfASourceThatIsPresentFailsAsItsOwnErrorNotAsIncompleteInput() {
+    var router =
+        router(
+            target(
+                "limits: {type: object, additionalProperties: {type: integer}}",
+                "cpu: {type: integer}"),
+            spokeRules(
+                """
+            - strategy: CEL
+              cel:
+                hubPaths: [spec.limits]
+                spokePaths: [spec.cpu]
+                hubToSpoke: 'object.spec.limits.size() == 1 ? {"spec.cpu": object.spec.limits["cpu"]} : {}'
+                spokeToHub: '{"spec.limits": {"cpu": object.spec.cpu}}'
+              acknowledgeLossy: true
+              reason: only cpu is kept
+            """));
+    assertThatThrownBy(() -> router.convert(object("spec: {limits: {memory: 1}}"), "v2", "v1"))
+        .isInstanceOfSatisfying(
+            ConversionException.class, e -> assertThat(e.incompleteInput()).isFalse())
+        .hasMessageContaining("rules[0] (CEL)");
+  }
+
+  @Test
+  void anAddIntoAnAbsentArrayUnderAnOpaqueFieldFailsInsteadOfMakingAnObject() {
+    var opaque = "extra: {type: object, x-kubernetes-preserve-unknown-fields: true}";
+    var router =
+        router(
+            target(opaque, opaque),
+            spokeRules(
+                """
+            - strategy: JSONPatch
+              jsonPatch:
+                hubToSpoke: [{op: add, path: /spec/extra/steps/-, value: x}]
+                spokeToHub: [{op: remove, path: /spec/extra/steps}]
+                losslessOverride: true
+            """));
+    assertThatThrownBy(() -> router.convert(object("spec: {extra: {}}"), "v2", "v1"))
+        .hasMessageContaining("the patch does not apply");
+    assertThat(
+            router
+                .convert(object("spec: {extra: {steps: [a]}}"), "v2", "v1")
+                .path("spec")
+                .path("extra")
+                .path("steps"))
+        .hasSize(2);
+  }
+
+  @Test
   void aPatchPathThroughAnArrayOrToNothingDeclaredIsRejected() {
     var target =
         target(

@@ -30,11 +30,11 @@ public final class ConversionException extends RuntimeException {
   }
 
   /**
-   * Whether the rule reads several fields and the object holds only some of them (a {@code
-   * FieldsToScalar} join missing a part, a CEL expression reading a field that is absent while
-   * another of its sources is present, a JSON Patch {@code test} of an absent path): the one case
-   * in which an object lacking fields, as server-side apply sends them, fails. A rule whose sources
-   * are all absent writes nothing instead.
+   * Whether the rule failed because a field it reads is absent while it cannot do without it: a
+   * {@code FieldsToScalar} join missing a part, a CEL expression missing one of its declared
+   * sources while another is present, a JSON Patch {@code test} of an absent path. That is the one
+   * way an object lacking fields, as server-side apply sends them, fails; a rule whose sources are
+   * all absent writes nothing instead.
    */
   public boolean incompleteInput() {
     return incompleteInput;

@@ -28,8 +28,24 @@ public sealed interface ScriptOp extends Op {
       implements ScriptOp {
     public Patch {
       patch = patch.deepCopy();
-      paths = List.copyOf(paths);
+      paths = paths.stream().map(Patch::aboveArrays).distinct().toList();
       operations = List.copyOf(operations);
+    }
+
+    /**
+     * {@code path} up to its first segment that may be an array position ({@code -} or digits): the
+     * copy-back takes the whole array (or object) from the patched input, which holds the input's
+     * own values too, instead of a path that no tree lookup can follow.
+     */
+    private static FieldPath aboveArrays(FieldPath path) {
+      var segments = path.segments();
+      for (int i = 0; i < segments.size(); i++) {
+        var segment = segments.get(i);
+        if (i > 0 && (segment.equals("-") || segment.chars().allMatch(Character::isDigit))) {
+          return new FieldPath(segments.subList(0, i));
+        }
+      }
+      return path;
     }
 
     public Patch(JsonNode patch, List<FieldPath> paths) {
@@ -91,7 +107,10 @@ public sealed interface ScriptOp extends Op {
       }
     }
 
-    /** Creates the objects missing above {@code pointer}; stops at anything but an object. */
+    /**
+     * Creates the objects missing above {@code pointer}; stops at anything but an object, and where
+     * the next segment is an array index or {@code -} (an array would belong there).
+     */
     private static void createParents(JsonNode document, String pointer) {
       JsonPointer at;
       try {
@@ -107,6 +126,10 @@ public sealed interface ScriptOp extends Op {
         var name = at.getMatchingProperty();
         var next = object.get(name);
         if (next == null) {
+          var below = at.tail().getMatchingProperty();
+          if (below.equals("-") || at.tail().mayMatchElement()) {
+            return; // an array would belong here: the operation fails as RFC 6902 says
+          }
           next = object.putObject(name);
         }
         node = next;
@@ -151,10 +174,19 @@ public sealed interface ScriptOp extends Op {
         throw new OpFailure(budget.exceeded());
       } catch (CelEvaluationException e) {
         if (budget.exceeded() == null && readsAbsentField(e.getMessage())) {
-          if (sources.stream().noneMatch(p -> Tree.get(input, p) != null)) {
+          boolean anyPresent = false;
+          boolean anyAbsent = false;
+          for (var source : sources) {
+            boolean present = Tree.get(input, source) != null;
+            anyPresent |= present;
+            anyAbsent |= !present;
+          }
+          if (!anyPresent) {
             return; // none of its sources is here: nothing to convert, as for every strategy
           }
-          throw new OpFailure(describe(e.getMessage()), true);
+          // incomplete only when one of its own sources is missing; a missing map key or another
+          // field it reads is the expression's own failure
+          throw new OpFailure(describe(e.getMessage()), anyAbsent);
         }
         throw new OpFailure(
             budget.exceeded() != null ? budget.exceeded() : describe(e.getMessage()));

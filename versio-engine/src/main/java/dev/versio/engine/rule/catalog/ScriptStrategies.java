@@ -44,9 +44,11 @@ final class ScriptStrategies {
                 + " Operations run one after another and, as with every strategy, one whose"
                 + " source is absent writes nothing: a `move` or `copy` from a missing field and a"
                 + " `remove` or `replace` of one are skipped, and an `add`, `move` or `copy`"
-                + " creates the objects missing above its `path`, so objects lacking fields (as"
-                + " server-side apply sends them) convert. A `test` of a missing field, a failed"
-                + " `test` and any other failing operation fail the conversion.")
+                + " creates the objects missing above its `path` (not an array: an `add` into a"
+                + " missing array fails), so objects lacking fields (as server-side apply sends"
+                + " them) convert. A `test` of a missing field, a failed `test` and any other"
+                + " failing operation fail the conversion. A `path` into an array under an opaque"
+                + " field is copied back as the whole array.")
         .schemas("ttl: {type: integer}\n", "ttlSeconds: {type: integer}\n")
         .rule(
             """
