@@ -32,8 +32,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ClusterCache implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterCache.class);
-  public static final String XRD_API_CRD =
-      "compositeresourcedefinitions.apiextensions.crossplane.io";
+  public static final String XRD_API_CRD = XrdApi.CRD_NAME;
   public static final String XRD_API_VERSION = XrdApi.API_VERSION;
   public static final String XRD_KIND = XrdApi.KIND;
   static final String BY_TARGET = "byTarget";

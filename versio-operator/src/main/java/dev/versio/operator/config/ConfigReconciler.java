@@ -369,34 +369,30 @@ public abstract class ConfigReconciler<
     private Step<TargetView> findTarget() {
       if (kind.xrd() && !cache.xrdApiAvailable()) {
         var problem = cache.xrdApiProblem();
-        if (problem.isPresent()) {
-          return Step.stopAt(
-              new Observation(
-                  generation,
-                  null,
-                  null,
-                  null,
-                  new Check(false, "XRDApiUnsupported", problem.get()),
-                  null,
-                  new Outcome.Waiting(
-                      WaitCause.XRD_API_MISSING,
-                      problem.get()
-                          + "; the config waits and the operator picks the API up by itself once"
-                          + " it serves v2")));
-        }
+        var check =
+            problem
+                .map(p -> new Check(false, "XRDApiUnsupported", p))
+                .orElse(new Check(false, "XRDApiMissing", "Crossplane's XRD API is not installed"));
+        var message =
+            problem
+                .map(
+                    p ->
+                        p
+                            + "; the config waits and the operator picks the API up by itself once"
+                            + " it serves v2")
+                .orElse(
+                    "Crossplane's XRD API (compositeresourcedefinitions.apiextensions.crossplane.io)"
+                        + " is not installed (or its cache is still filling); the config waits and"
+                        + " the operator picks the API up by itself once Crossplane is installed");
         return Step.stopAt(
             new Observation(
                 generation,
                 null,
                 null,
                 null,
-                new Check(false, "XRDApiMissing", "Crossplane's XRD API is not installed"),
+                check,
                 null,
-                new Outcome.Waiting(
-                    WaitCause.XRD_API_MISSING,
-                    "Crossplane's XRD API (compositeresourcedefinitions.apiextensions.crossplane.io) is"
-                        + " not installed (or its cache is still filling); the config waits and the"
-                        + " operator picks the API up by itself once Crossplane is installed")));
+                new Outcome.Waiting(WaitCause.XRD_API_MISSING, message)));
       }
       var found = kind.target(cache, target);
       if (found.isEmpty()) {

@@ -28,70 +28,50 @@ public final class CrossplaneStandIn {
   /**
    * A minimal stand-in for Crossplane's XRD CRD: enough for XRD objects to be stored and watched.
    */
-  public static final String XRD_API_CRD =
-      """
-      apiVersion: apiextensions.k8s.io/v1
-      kind: CustomResourceDefinition
-      metadata: {name: compositeresourcedefinitions.apiextensions.crossplane.io}
-      spec:
-        group: apiextensions.crossplane.io
-        scope: Cluster
-        names: {kind: CompositeResourceDefinition, plural: compositeresourcedefinitions}
-        versions:
-        - name: v2
-          served: true
-          storage: true
-          schema:
-            openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
-      """;
+  public static final String XRD_API_CRD = xrdApiCrd("name: v2, served: true, storage: true");
 
   /**
    * Crossplane 1.x's XRD API (1.6 to 1.20): {@code apiextensions.crossplane.io/v1} only, which
    * Versio does not handle yet.
    */
   public static final String XRD_API_CRD_CROSSPLANE_1 =
-      """
-      apiVersion: apiextensions.k8s.io/v1
-      kind: CustomResourceDefinition
-      metadata: {name: compositeresourcedefinitions.apiextensions.crossplane.io}
-      spec:
-        group: apiextensions.crossplane.io
-        scope: Cluster
-        names: {kind: CompositeResourceDefinition, plural: compositeresourcedefinitions}
-        versions:
-        - name: v1
-          served: true
-          storage: true
-          schema:
-            openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
-      """;
+      xrdApiCrd("name: v1, served: true, storage: true");
 
   /**
    * Crossplane 2.x's XRD API as it ships it: {@code v1} still the storage version (deprecated),
    * {@code v2} served beside it; what a cluster has after upgrading from 1.x.
    */
   public static final String XRD_API_CRD_CROSSPLANE_2 =
-      """
-      apiVersion: apiextensions.k8s.io/v1
-      kind: CustomResourceDefinition
-      metadata: {name: compositeresourcedefinitions.apiextensions.crossplane.io}
-      spec:
-        group: apiextensions.crossplane.io
-        scope: Cluster
-        names: {kind: CompositeResourceDefinition, plural: compositeresourcedefinitions}
-        versions:
-        - name: v1
-          served: true
-          storage: true
-          deprecated: true
-          schema:
-            openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
-        - name: v2
-          served: true
-          storage: false
-          schema:
-            openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
-      """;
+      xrdApiCrd(
+          "name: v1, served: true, storage: true, deprecated: true",
+          "name: v2, served: true, storage: false");
+
+  /**
+   * The XRD API's CRD with {@code versions}, each the fields of one version entry as flow YAML;
+   * every version keeps every field of an XRD.
+   */
+  private static String xrdApiCrd(String... versions) {
+    var out =
+        new StringBuilder(
+            """
+            apiVersion: apiextensions.k8s.io/v1
+            kind: CustomResourceDefinition
+            metadata: {name: compositeresourcedefinitions.apiextensions.crossplane.io}
+            spec:
+              group: apiextensions.crossplane.io
+              scope: Cluster
+              names: {kind: CompositeResourceDefinition, plural: compositeresourcedefinitions}
+              versions:
+            """);
+    for (var version : versions) {
+      out.append("  - {")
+          .append(version)
+          .append(
+              ", schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields:"
+                  + " true}}}\n");
+    }
+    return out.toString();
+  }
 
   private static final CustomResourceType XRDS =
       new CustomResourceType(
