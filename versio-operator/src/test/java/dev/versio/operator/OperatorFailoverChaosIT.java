@@ -113,11 +113,11 @@ class OperatorFailoverChaosIT {
     var caBundle = OperatorFixture.writeCertificate(certs);
     var server = scope.name("chaos");
     var webhook = startWebhook("webhook", server, certs);
-    var url = "https://127.0.0.1:" + webhook.awaitReady();
     // a second server; a third of the configs name no server and follow the default, which the
     // churn flips between the two, so that their targets move (verified handovers) under the chaos
     var otherServer = scope.name("chaos-b");
-    var otherWebhook = startWebhook("webhook-b", otherServer, certs);
+    var otherWebhook = startWebhook("webhook-b", otherServer, certs); // both start at once
+    var url = "https://127.0.0.1:" + webhook.awaitReady();
     urls.put(server, url);
     urls.put(otherServer, "https://127.0.0.1:" + otherWebhook.awaitReady());
     var first = OperatorFixture.urlServer(server, url, caBundle);
@@ -167,9 +167,13 @@ class OperatorFailoverChaosIT {
         new ChaosAudit(
             client, namespace, key -> shards.shardOf(ObjectKey.clusterScoped(key)), targets)) {
       long started = System.nanoTime();
-      start("op-1", -10);
-      start("op-2", 0);
-      start("op-3", 10);
+      // the three start at once, as a Deployment's pods do
+      var starting =
+          Map.of(
+              "op-1", launch("op-1", -10), "op-2", launch("op-2", 0), "op-3", launch("op-3", 10));
+      for (var id : List.of("op-1", "op-2", "op-3")) {
+        register(id, starting.get(id));
+      }
       // a cold start reconciles every config once, one at a time per replica
       awaitAllApplied(
           targets, audit, Duration.ofMinutes(4).plus(Duration.ofMillis(150L * configs)));
@@ -285,22 +289,32 @@ class OperatorFailoverChaosIT {
   }
 
   private void start(String id, int clockOffsetSeconds) throws Exception {
-    var process =
-        ReplicaProcess.start(
+    register(id, launch(id, clockOffsetSeconds));
+  }
+
+  private ReplicaProcess launch(String id, int clockOffsetSeconds) throws Exception {
+    return ReplicaProcess.start(
+        id,
+        logs,
+        List.of(
+            "operator",
+            controlPlane.kubeconfig().toString(),
+            namespace,
             id,
-            logs,
-            List.of(
-                "operator",
-                controlPlane.kubeconfig().toString(),
-                namespace,
-                id,
-                Integer.toString(clockOffsetSeconds),
-                "15",
-                "5000",
-                "10000",
-                Integer.toString(reconcileThreads),
-                "https://127.0.0.1:" + admission.port(),
-                webhookConfiguration));
+            Integer.toString(clockOffsetSeconds),
+            "15",
+            "5000",
+            "10000",
+            Integer.toString(reconcileThreads),
+            "https://127.0.0.1:" + admission.port(),
+            webhookConfiguration));
+  }
+
+  /**
+   * Waits for {@code process} to listen, then counts it among the replicas and admission's
+   * backends.
+   */
+  private void register(String id, ReplicaProcess process) throws Exception {
     replicas.put(id, process);
     var ports = process.awaitPorts();
     opsPorts.put(id, ports.main());
