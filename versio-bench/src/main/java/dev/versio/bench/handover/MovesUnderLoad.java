@@ -20,6 +20,7 @@ import dev.versio.testkit.process.LoopbackPorts;
 import dev.versio.testkit.process.ProcessLedger;
 import dev.versio.testkit.process.Watchdog;
 import dev.versio.testkit.tls.CertificateAuthority;
+import dev.versio.testkit.tls.MountedSecret;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -42,6 +43,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.UnaryOperator;
 
 /**
@@ -88,6 +92,8 @@ public final class MovesUnderLoad {
    * @param front whether every replica sits behind one shared front (the operator's {@code
    *     --front-url}) that forwards reviews to the replica holding the target, so moves leave the
    *     target CRDs alone; false: each target names its server's own endpoint, as before the front
+   * @param renewEvery how often the replicas' serving certificate is renewed while the steps run (a
+   *     new leaf from the same CA, at most {@link #RENEWALS} times); zero: never
    */
   public record Settings(
       Duration duration,
@@ -99,7 +105,16 @@ public final class MovesUnderLoad {
       Duration warmUp,
       Duration dwell,
       Duration pause,
-      boolean front) {
+      boolean front,
+      Duration renewEvery) {
+    /** Five years of renewals of the managed serving certificates (one every 80 days). */
+    public static final int RENEWALS = 23;
+
+    /**
+     * One cycle at 110 requests/s with the chart's 30 s drain (a review the apiserver sent before a
+     * move can wait seconds in a loaded apiserver's queue). The serving certificate is renewed
+     * every 2 s, so five years of renewals fall inside the cycle.
+     */
     public static Settings ci() {
       return new Settings(
           Duration.ZERO,
@@ -111,19 +126,56 @@ public final class MovesUnderLoad {
           Duration.ofSeconds(10),
           Duration.ofSeconds(3),
           Duration.ofSeconds(3),
-          true);
+          true,
+          Duration.ofSeconds(2));
     }
 
     /** These settings at another request rate. */
     public Settings atRate(double perSecond) {
       return new Settings(
-          duration, perSecond, drain, handoverGate, replicas, perType, warmUp, dwell, pause, front);
+          duration,
+          perSecond,
+          drain,
+          handoverGate,
+          replicas,
+          perType,
+          warmUp,
+          dwell,
+          pause,
+          front,
+          renewEvery);
+    }
+
+    /** These settings with the serving certificate renewed every {@code every} (zero: never). */
+    public Settings renewingEvery(Duration every) {
+      return new Settings(
+          duration,
+          rate,
+          drain,
+          handoverGate,
+          replicas,
+          perType,
+          warmUp,
+          dwell,
+          pause,
+          front,
+          every);
     }
 
     /** These settings with every target naming its server's own endpoint (no front). */
     public Settings perServerEndpoints() {
       return new Settings(
-          duration, rate, drain, handoverGate, replicas, perType, warmUp, dwell, pause, false);
+          duration,
+          rate,
+          drain,
+          handoverGate,
+          replicas,
+          perType,
+          warmUp,
+          dwell,
+          pause,
+          false,
+          renewEvery);
     }
   }
 
@@ -170,6 +222,7 @@ public final class MovesUnderLoad {
       Map<String, List<Long>> connectionsPerReplica,
       WatchAudit.Result watches,
       Routes routes,
+      LeafRenewals.Result renewals,
       List<String> problems) {
     public long moves() {
       return steps.stream().mapToLong(s -> s.observed().size()).sum();
@@ -195,6 +248,9 @@ public final class MovesUnderLoad {
   private final Map<String, ServerReplicas> servers = new LinkedHashMap<>();
   private final List<String> problems = new ArrayList<>();
   private String caBundle;
+  private CertificateAuthority ca;
+  private MountedSecret tlsSecret;
+  private LeafRenewals renewals;
   private Intent intent = Intent.initial();
   private LoopbackBalancer front;
 
@@ -233,20 +289,42 @@ public final class MovesUnderLoad {
       say(
           "starting %d replicas of %s and of %s (drain %s)",
           settings.replicas(), ALPHA, BETA, settings.drain());
-      for (var name : List.of(ALPHA, BETA)) {
-        servers.put(
-            name,
-            ServerReplicas.start(
-                name,
-                settings.replicas(),
-                NAMESPACE,
-                workDir.resolve("tls"),
-                settings.drain(),
-                controlPlane.kubeconfig(),
-                workDir.resolve("logs"),
-                ledger,
-                List.of("-Xmx256m"),
-                settings.front() ? List.of("--forward-reviews") : List.of()));
+      // both servers' replicas start at once (each server's own replicas do already)
+      try (var starting = Executors.newFixedThreadPool(2)) {
+        var futures = new LinkedHashMap<String, Future<ServerReplicas>>();
+        for (var name : List.of(ALPHA, BETA)) {
+          futures.put(
+              name,
+              starting.submit(
+                  () ->
+                      ServerReplicas.start(
+                          name,
+                          settings.replicas(),
+                          NAMESPACE,
+                          workDir.resolve("tls"),
+                          settings.drain(),
+                          controlPlane.kubeconfig(),
+                          workDir.resolve("logs"),
+                          ledger,
+                          List.of("-Xmx256m"),
+                          settings.front()
+                              ? List.of("--forward-reviews", "--cert-reload-interval", "1s")
+                              : List.of("--cert-reload-interval", "1s"))));
+        }
+        Exception failed = null;
+        for (var future : futures.entrySet()) {
+          try {
+            servers.put(future.getKey(), future.getValue().get());
+          } catch (ExecutionException e) {
+            failed = e.getCause() instanceof Exception cause ? cause : e;
+          }
+        }
+        if (failed != null) { // no replica outlives a failed start
+          for (var replicas : servers.values()) {
+            replicas.close();
+          }
+          throw failed;
+        }
       }
       if (settings.front()) {
         var ports = new ArrayList<Integer>();
@@ -304,6 +382,7 @@ public final class MovesUnderLoad {
           Thread.sleep(settings.warmUp().toMillis()); // cold JVMs: let the traffic settle first
           traffic.resetLatencies();
           var audit = WatchAudit.start(client, LOAD_NAMESPACE);
+          renewals = LeafRenewals.start(ca, tlsSecret, settings.renewEvery(), Settings.RENEWALS);
           var steps = new ArrayList<Step>();
           String rejection = null;
           Map<String, String> bothInPool = null;
@@ -336,6 +415,16 @@ public final class MovesUnderLoad {
                 }
               });
           var routes = routes();
+          var renewed =
+              renewals.finish(
+                  conversionPorts(),
+                  Duration.ofSeconds(10),
+                  () -> servers.values().stream().flatMap(r -> r.scrapes().stream()).toList());
+          if (!renewed.notServingTheLast().isEmpty()) {
+            problems.add(
+                "replicas not serving the last renewed certificate: "
+                    + renewed.notServingTheLast());
+          }
           var report =
               new Report(
                   settings,
@@ -348,11 +437,15 @@ public final class MovesUnderLoad {
                   connections,
                   watches,
                   routes,
+                  renewed,
                   List.copyOf(problems));
           summarize(report);
           return report;
         }
       } finally {
+        if (renewals != null) {
+          renewals.close();
+        }
         if (front != null) {
           front.close();
         }
@@ -583,14 +676,10 @@ public final class MovesUnderLoad {
       client.resource(crd).serverSideApply();
       Crds.awaitEstablished(client, crd.getMetadata().getName());
     }
-    var tls = workDir.resolve("tls");
-    Files.createDirectories(tls);
-    var ca = CertificateAuthority.create("versio-moves");
-    var cert = ca.issueServer("127.0.0.1", "localhost");
-    Files.writeString(tls.resolve("tls.crt"), cert.certificatePem());
-    Files.writeString(tls.resolve("tls.key"), cert.privateKeyPem());
-    // the replicas behind the front trust each other by the CA that signed them all
-    Files.writeString(tls.resolve("ca.crt"), ca.material().certificatePem());
+    ca = CertificateAuthority.create("versio-moves");
+    // the replicas' certificate folder, as the kubelet mounts a Secret; the replicas behind the
+    // front trust each other by the CA that signed them all (ca.crt)
+    tlsSecret = MountedSecret.create(workDir.resolve("tls"), LeafRenewals.leafFiles(ca));
     caBundle = ca.material().certificateBase64();
   }
 
@@ -688,6 +777,19 @@ public final class MovesUnderLoad {
 
   // ---- report ----
 
+  /** Every replica's conversion port, by replica ({@code <server>-<i>}). */
+  private Map<String, Integer> conversionPorts() {
+    var ports = new TreeMap<String, Integer>();
+    servers.forEach(
+        (name, replicas) -> {
+          var list = replicas.conversionPorts();
+          for (int i = 0; i < list.size(); i++) {
+            ports.put(name + "-" + i, list.get(i));
+          }
+        });
+    return ports;
+  }
+
   /** Sums every replica's routing counters and forwarding histogram. */
   private Routes routes() {
     long local = 0;
@@ -784,6 +886,18 @@ public final class MovesUnderLoad {
         front == null
             ? ""
             : "; connections through the front per replica: " + front.connectionsPerBackend());
+    if (report.renewals().written() > 0) {
+      say(
+          "serving certificate renewed %d times during the steps (a new leaf from the same CA, as"
+              + " the kubelet delivers it); replicas' reloads %d, rejected %d; every replica serves"
+              + " the last: %s",
+          report.renewals().written(),
+          report.renewals().reloads(),
+          report.renewals().rejectedReloads(),
+          report.renewals().notServingTheLast().isEmpty()
+              ? "yes"
+              : "no, not " + report.renewals().notServingTheLast());
+    }
     var repoint =
         report.steps().stream()
             .filter(s -> !s.expected().isEmpty())
@@ -829,8 +943,8 @@ public final class MovesUnderLoad {
   /**
    * {@code MovesUnderLoad [--duration 10m] [--rate 200] [--drain 30s] [--no-handover-gate]
    * [--per-server-endpoints] [--replicas 2] [--per-type 2] [--warm-up 20s] [--dwell 15s] [--pause
-   * 3s] [--out FILE.json]}: starts its own control plane, runs cycles for the duration, prints the
-   * report, writes it as JSON, and exits 0 only when nothing failed.
+   * 3s] [--renew-every 20s] [--out FILE.json]}: starts its own control plane, runs cycles for the
+   * duration, prints the report, writes it as JSON, and exits 0 only when nothing failed.
    */
   public static void main(String[] args) throws Exception {
     var flags = new LinkedHashMap<String, String>();
@@ -857,7 +971,8 @@ public final class MovesUnderLoad {
             "pause",
             "out",
             "per-type",
-            "warm-up");
+            "warm-up",
+            "renew-every");
     for (var name : flags.keySet()) {
       if (!known.contains(name)) {
         System.err.println("unknown flag --" + name + "; known: " + new TreeSet<>(known));
@@ -875,7 +990,8 @@ public final class MovesUnderLoad {
             dev.versio.cli.Durations.parse(flags.getOrDefault("warm-up", "20s")),
             dev.versio.cli.Durations.parse(flags.getOrDefault("dwell", "15s")),
             dev.versio.cli.Durations.parse(flags.getOrDefault("pause", "3s")),
-            !flags.containsKey("per-server-endpoints"));
+            !flags.containsKey("per-server-endpoints"),
+            dev.versio.cli.Durations.parse(flags.getOrDefault("renew-every", "20s")));
     var workDir = Files.createTempDirectory("versio-moves-");
     PrintStream out = System.out;
     out.printf(

@@ -7,6 +7,7 @@ import dev.versio.testkit.KubeApiServerTest;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,6 +68,21 @@ class MovesUnderLoadIT {
     assertThat(watches.endedTotal())
         .as("watches the apiserver ended during the moves: %s", watches.endedWatches())
         .isZero();
+    // five years of serving-certificate renewals ran through the steps: every replica swapped
+    // its certificate under the traffic above (0 failed requests) and serves the last one, and
+    // none of it wrote a target CRD or ended a watch (the assertions above)
+    var renewals = report.renewals();
+    assertThat(renewals.written())
+        .as("renewals during the steps")
+        .isEqualTo(MovesUnderLoad.Settings.RENEWALS);
+    assertThat(renewals.notServingTheLast()).as("replicas serving an older leaf").isEmpty();
+    // each replica re-reads its files every second, renewals come every 2 s: a replica stopped
+    // for 3 s on a step may skip one, so at least half of all (renewal, replica) pairs is a
+    // bound with room, and far above what a replica that never reloads would give
+    int replicas = report.reviewsPerReplica().values().stream().mapToInt(List::size).sum();
+    assertThat(renewals.reloads())
+        .as("certificate swaps by the %d replicas", replicas)
+        .isGreaterThanOrEqualTo((long) renewals.written() * replicas / 2);
     var routes = report.routes();
     assertThat(routes.forwarded())
         .as("reviews the front's replicas passed on to the holder (%s)", routes)
