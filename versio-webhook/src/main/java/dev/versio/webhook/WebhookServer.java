@@ -26,6 +26,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,6 +65,7 @@ public final class WebhookServer implements AutoCloseable {
       new java.util.concurrent.atomic.AtomicBoolean();
   private volatile String certificateFingerprint;
   private long reloadTimer = -1;
+  private final AtomicBoolean swapping = new AtomicBoolean();
   private final ReviewTracing tracing;
   private final ServedTargetsPublisher publisher;
   private final Forwarding forwarding;
@@ -331,20 +333,30 @@ public final class WebhookServer implements AutoCloseable {
     if (next.fingerprint().equals(certificateFingerprint)) {
       return;
     }
+    // one swap at a time: ticks that pile up (a process stopped for a while, a slow swap) would
+    // otherwise start the same swap again, which Vert.x answers with "nothing to change"
+    if (!swapping.compareAndSet(false, true)) {
+      return;
+    }
     conversion
         .updateSSLOptions(ServingTls.swap(next.options()))
         .onComplete(
             ar -> {
-              if (ar.succeeded() && Boolean.TRUE.equals(ar.result())) {
+              swapping.set(false);
+              if (ar.succeeded()) {
+                // false: the listener already has exactly these options (nothing was rejected)
+                boolean swapped = Boolean.TRUE.equals(ar.result());
                 certificateFingerprint = next.fingerprint();
-                metrics.tlsReload(true);
                 metrics.certificateExpires(next.notAfter());
-                LOG.info("serving certificate reloaded");
+                if (swapped) {
+                  metrics.tlsReload(true);
+                  LOG.info("serving certificate reloaded");
+                }
               } else {
                 metrics.tlsReload(false);
                 LOG.warn(
                     "the new serving certificate was rejected; the last good one keeps serving: {}",
-                    ar.cause() == null ? "not applied" : ar.cause().getMessage());
+                    ar.cause().getMessage());
               }
             });
   }

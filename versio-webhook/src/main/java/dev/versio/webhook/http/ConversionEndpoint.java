@@ -3,6 +3,7 @@ package dev.versio.webhook.http;
 import dev.versio.api.http.InFlightLimits;
 import dev.versio.webhook.forward.ReviewForwarder;
 import dev.versio.webhook.metrics.WebhookMetrics;
+import dev.versio.webhook.registry.RegistryEntry;
 import dev.versio.webhook.review.ReviewOutcome;
 import dev.versio.webhook.review.ReviewProcessor;
 import dev.versio.webhook.review.ReviewProgress;
@@ -18,6 +19,7 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -265,7 +267,8 @@ public final class ConversionEndpoint {
             return;
           }
           var bytes = body.getBytes();
-          if (!processor.holds(target)) {
+          var held = processor.held(target);
+          if (held.isEmpty()) {
             if (fromPeer) {
               // the forwarder's view was a moment old: it tries another holder
               span.setAttribute(ReviewTracing.STATUS, 404L).end();
@@ -280,9 +283,14 @@ public final class ConversionEndpoint {
           }
           metrics.routed(fromPeer ? "from_peer" : "local");
           if (bytes.length <= INLINE_LIMIT && processor.proportional(target)) {
-            respond(req, label, process(target, bytes, ReviewProgress.unbounded()), started, span);
+            respond(
+                req,
+                label,
+                process(target, held, bytes, ReviewProgress.unbounded()),
+                started,
+                span);
           } else {
-            processOnWorker(req, slot, progress, target, label, bytes, started, span);
+            processOnWorker(req, slot, progress, target, held, label, bytes, started, span);
           }
         });
   }
@@ -340,11 +348,20 @@ public final class ConversionEndpoint {
                     respond(
                         req,
                         label,
-                        process(target, bytes, ReviewProgress.unbounded()),
+                        process(target, processor.held(target), bytes, ReviewProgress.unbounded()),
                         started,
                         span);
                   } else {
-                    processOnWorker(req, slot, progress, target, label, bytes, started, span);
+                    processOnWorker(
+                        req,
+                        slot,
+                        progress,
+                        target,
+                        processor.held(target),
+                        label,
+                        bytes,
+                        started,
+                        span);
                   }
                 }
                 case ReviewForwarder.Answer.Failed failed -> {
@@ -377,6 +394,7 @@ public final class ConversionEndpoint {
       InFlightLimits.Slot slot,
       ReviewProgress progress,
       String target,
+      Optional<RegistryEntry> held,
       String label,
       byte[] bytes,
       long started,
@@ -400,7 +418,7 @@ public final class ConversionEndpoint {
               }
             });
     workers
-        .<ReviewOutcome>executeBlocking(() -> process(target, bytes, progress), false)
+        .<ReviewOutcome>executeBlocking(() -> process(target, held, bytes, progress), false)
         .onComplete(
             ar -> {
               slot.release(); // the worker's hold: the body is no longer needed
@@ -422,9 +440,10 @@ public final class ConversionEndpoint {
    * Processes a review; whatever breaks inside (a bug) becomes a Failure review, never a bare 500
    * or an unanswered request. Only a JVM in trouble (out of memory) is left to the JVM.
    */
-  private ReviewOutcome process(String target, byte[] bytes, ReviewProgress progress) {
+  private ReviewOutcome process(
+      String target, Optional<RegistryEntry> held, byte[] bytes, ReviewProgress progress) {
     try {
-      return processor.process(target, bytes, progress);
+      return processor.process(target, held, bytes, progress);
     } catch (VirtualMachineError e) {
       if (!(e instanceof StackOverflowError)) {
         throw e;

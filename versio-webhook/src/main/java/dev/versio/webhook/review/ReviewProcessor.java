@@ -14,6 +14,7 @@ import dev.versio.engine.runtime.ConversionException;
 import dev.versio.webhook.registry.Registry;
 import dev.versio.webhook.registry.RegistryEntry;
 import java.io.IOException;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -97,6 +98,15 @@ public final class ReviewProcessor {
     return registry.get(target).isPresent();
   }
 
+  /**
+   * What this replica holds for {@code target} now (servable or not). A review routed here because
+   * of it is processed with it, even when the replica drops the target meanwhile (its drain ended
+   * while the review waited for a worker): the plan was this replica's when the review arrived.
+   */
+  public Optional<RegistryEntry> held(String target) {
+    return registry.get(target);
+  }
+
   /** Processes the raw request body of {@code POST /convert/{target}}. */
   public ReviewOutcome process(String target, byte[] body) {
     return process(target, body, ReviewProgress.unbounded());
@@ -107,6 +117,12 @@ public final class ReviewProcessor {
    * stopping before the next object once {@link ReviewProgress#stop()} was called.
    */
   public ReviewOutcome process(String target, byte[] body, ReviewProgress progress) {
+    return process(target, registry.get(target), body, progress);
+  }
+
+  /** {@link #process(String, byte[], ReviewProgress)} with what {@link #held} returned. */
+  public ReviewOutcome process(
+      String target, Optional<RegistryEntry> held, byte[] body, ReviewProgress progress) {
     if (progress.stopRequested()) {
       return overBudget(target, progress, null); // answered or gone already: not even parsed
     }
@@ -142,13 +158,9 @@ public final class ReviewProcessor {
     var objects = request.get("objects");
     progress.started(apiVersion, uid, objects.size());
     var to = versionOf(desired);
-    var entry = registry.get(target).filter(e -> e.servable());
+    var entry = held.filter(e -> e.servable());
     if (entry.isEmpty()) {
-      var reason =
-          registry
-              .get(target)
-              .map(e -> " (its last compile failed: " + e.lastError() + ")")
-              .orElse("");
+      var reason = held.map(e -> " (its last compile failed: " + e.lastError() + ")").orElse("");
       return failure(
           apiVersion,
           uid,

@@ -32,8 +32,9 @@ public record ServingCertificate(
 
   /** Reads the pair; fails with a message naming the file and what to do. */
   public static ServingCertificate read(Path dir) {
-    var certFile = dir.resolve("tls.crt");
-    var keyFile = dir.resolve("tls.key");
+    var files = snapshot(dir);
+    var certFile = files.resolve("tls.crt");
+    var keyFile = files.resolve("tls.key");
     var cert = bytes(certFile);
     var key = bytes(keyFile);
     var x509 = certificate(certFile, cert);
@@ -53,6 +54,24 @@ public record ServingCertificate(
           cert, key, HexFormat.of().formatHex(digest.digest()), x509.getNotAfter().toInstant());
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * The folder holding this version of a Secret the kubelet mounted: it swaps {@code ..data} to a
+   * new timestamped folder in one rename, and {@code tls.crt} and {@code tls.key} both go through
+   * it, so reading both files from its target reads one version, never the new certificate with the
+   * old key. Any other folder is read as it is.
+   */
+  static Path snapshot(Path dir) {
+    var data = dir.resolve("..data");
+    if (!Files.isSymbolicLink(data)) {
+      return dir;
+    }
+    try {
+      return data.toRealPath();
+    } catch (java.io.IOException e) {
+      return dir; // swapped away while resolving: the files read as they are, checked as a pair
     }
   }
 

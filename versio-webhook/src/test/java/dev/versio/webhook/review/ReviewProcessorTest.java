@@ -105,6 +105,26 @@ class ReviewProcessorTest {
   }
 
   @Test
+  void aReviewThatArrivedWhileTheTargetWasHeldIsConvertedAfterTheReplicaDropsIt() {
+    // routed here while the replica held the target; its drain ends before a worker takes it
+    var held = processor.held("widgets.example.com");
+    registry.remove("widgets.example.com");
+
+    var outcome =
+        processor.process(
+            "widgets.example.com",
+            held,
+            review("example.com/v2", V1_OBJECT),
+            ReviewProgress.unbounded());
+    var late = processor.process("widgets.example.com", review("example.com/v2", V1_OBJECT));
+
+    assertThat(outcome.result()).isEqualTo(ReviewResult.SUCCESS);
+    assertThat(late.result())
+        .as("one that arrives after the drop")
+        .isEqualTo(ReviewResult.NOT_REGISTERED);
+  }
+
+  @Test
   void anUnexpectedExceptionInAnOpIsAFailureReviewThatKeepsItsCauseForTheLog() {
     var bug = new IllegalStateException("an op broke");
     var failing =

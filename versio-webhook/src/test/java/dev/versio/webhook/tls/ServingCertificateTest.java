@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.versio.testkit.tls.CertificateAuthority;
+import dev.versio.testkit.tls.MountedSecret;
 import dev.versio.testkit.tls.PemMaterial;
 import java.io.IOException;
 import java.io.StringReader;
@@ -11,6 +12,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Map;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.openssl.PEMParser;
 import org.junit.jupiter.api.Test;
@@ -37,6 +39,30 @@ class ServingCertificateTest {
         .isEqualTo(
             CertificateAuthority.parseCertificate(pair.certificatePem()).getNotAfter().toInstant());
     assertThat(certificate.notAfter()).isAfter(Instant.now());
+  }
+
+  @Test
+  void aSecretTheKubeletMountedIsReadFromOneVersionEvenWhenTheLinksPointAtAnother()
+      throws IOException {
+    var first = CA.issueServer("127.0.0.1");
+    var second = CA.issueServer("127.0.0.1");
+    var secret =
+        MountedSecret.create(
+            dir, Map.of("tls.crt", first.certificatePem(), "tls.key", first.privateKeyPem()));
+    var version = ServingCertificate.snapshot(dir);
+    assertThat(version.getFileName().toString()).startsWith("..v");
+
+    secret.update(Map.of("tls.crt", second.certificatePem(), "tls.key", second.privateKeyPem()));
+
+    // read as the swap finds a reader: both files come from the version ..data names now
+    assertThat(ServingCertificate.snapshot(dir)).isNotEqualTo(version);
+    assertThat(ServingCertificate.read(dir).notAfter())
+        .isEqualTo(
+            CertificateAuthority.parseCertificate(second.certificatePem())
+                .getNotAfter()
+                .toInstant());
+    assertThat(ServingCertificate.snapshot(dir.resolve("no-such-folder")))
+        .isEqualTo(dir.resolve("no-such-folder"));
   }
 
   @Test
