@@ -151,7 +151,8 @@ public final class VersioCommand implements Runnable {
     var err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
     int code;
     try {
-      code = commandLine(args).setOut(out).setErr(err).execute(args);
+      var parsed = DeprecatedFlags.rewrite(args, DeprecatedFlags.ALIASES, err);
+      code = commandLine(parsed).setOut(out).setErr(err).execute(parsed);
     } finally {
       out.flush();
       err.flush();

@@ -12,7 +12,7 @@ public final class DefinitionFile {
   Path crd;
 
   @Option(
-      names = "--xrd",
+      names = {"-x", "--xrd"},
       paramLabel = "FILE",
       description = "The target Crossplane CompositeResourceDefinition.")
   Path xrd;

@@ -32,7 +32,7 @@ public final class TargetOptions {
     Path crd;
 
     @Option(
-        names = "--xrd",
+        names = {"-x", "--xrd"},
         paramLabel = "FILE",
         description = "The target Crossplane CompositeResourceDefinition.")
     Path xrd;
