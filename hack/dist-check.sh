@@ -5,12 +5,17 @@
 #   versio --version; versio validate and versio test on the stories in the archive;
 #   versio dev (the README's main command) until it is ready, then SIGTERM, which must exit 0.
 #
-# Usage: hack/dist-check.sh [--chroot] [--no-dev] [ARCHIVE]
+# Usage: hack/dist-check.sh [--chroot [--rootfs DIR]] [--no-dev] [ARCHIVE]
+#        hack/dist-check.sh --prepare-rootfs DIR
 #   ARCHIVE    default: dist/versio-*-linux-x64.tar.gz (exactly one)
 #   --chroot   run the same checks inside a minimal Debian bookworm instead of on this machine:
 #              debootstrap --variant=minbase (no Java in it), unpacked there with its own tar, run
 #              through unshare + chroot. Needs root; about a minute and 40 MB of Debian packages
 #              (DEBIAN_MIRROR picks the mirror).
+#   --rootfs DIR         with --chroot: copy the Debian root from DIR (made by --prepare-rootfs)
+#                        instead of running debootstrap here
+#   --prepare-rootfs DIR only run the debootstrap of --chroot into DIR, then exit (3 when no
+#                        mirror is reachable); CI runs it while the download is being built
 #   --no-dev   skip versio dev. It needs etcd and kube-apiserver: $VERSIO_ASSETS,
 #              $KUBEBUILDER_ASSETS or the cache of hack/control-plane.sh (bind-mounted read-only
 #              into the chroot).
@@ -19,15 +24,41 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 dev=true
 in_chroot=false
 archive=
-for arg in "$@"; do
-  case $arg in
+prepared=
+prepare=
+while [ $# -gt 0 ]; do
+  case $1 in
     --no-dev) dev=false ;;
     --chroot) in_chroot=true ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    -*) echo "dist-check.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
-    *) archive=$arg ;;
+    --rootfs) prepared=${2:?--rootfs needs a folder}; shift ;;
+    --prepare-rootfs) prepare=${2:?--prepare-rootfs needs a folder}; shift ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "dist-check.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
+    *) archive=$1 ;;
   esac
+  shift
 done
+
+# debootstrap --variant=minbase bookworm into $1 (a plain Debian without Java). Exit 3 when it
+# cannot be built (no package mirror reachable): nothing was learnt about the archive, which is not
+# the same as the archive failing
+debian_root() {
+  [ "$(id -u)" -eq 0 ] || { echo "dist-check.sh: the Debian root needs root (debootstrap)" >&2; exit 1; }
+  local log
+  log=$(mktemp "${TMPDIR:-/tmp}/versio-debootstrap.XXXXXX")
+  if ! command -v debootstrap >/dev/null; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >"$log" 2>&1 || {
+      printf 'dist-check.sh: NOT RUN: apt-get install debootstrap failed\n' >&2; tail -n 5 "$log" | sed 's/^/    /' >&2; exit 3; }
+  fi
+  debootstrap --variant=minbase bookworm "$1" "${DEBIAN_MIRROR:-http://deb.debian.org/debian}" >"$log" 2>&1 || {
+    printf 'dist-check.sh: NOT RUN: debootstrap failed\n' >&2; tail -n 5 "$log" | sed 's/^/    /' >&2; exit 3; }
+  rm -f "$log"
+  touch "$1/.versio-debootstrap-complete"
+}
+if [ -n "$prepare" ]; then
+  debian_root "$prepare"
+  exit 0
+fi
 if [ -z "$archive" ]; then
   found=("$root"/dist/versio-*-linux-x64.tar.gz)
   [ ${#found[@]} -eq 1 ] && [ -f "${found[0]}" ] ||
@@ -42,9 +73,6 @@ version=${version%-linux-x64}
 start=$SECONDS
 log() { printf '[%3ds] %s\n' $((SECONDS - start)) "$*"; }
 fail() { printf 'dist-check.sh: FAILED: %s\n' "$1" >&2; shift; for f in "$@"; do [ -f "$f" ] && sed 's/^/    /' "$f" >&2; done; exit 1; }
-# exit 3: the Debian root could not be built (no package mirror reachable): nothing was learnt about
-# the archive, which is not the same as the archive failing
-no_rootfs() { printf 'dist-check.sh: NOT RUN: %s\n' "$1" >&2; shift; for f in "$@"; do [ -f "$f" ] && tail -n 5 "$f" | sed 's/^/    /' >&2; done; exit 3; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/versio-dist-check.XXXXXX")
 dev_pid=
@@ -65,15 +93,15 @@ fi
 
 if $in_chroot; then
   [ "$(id -u)" -eq 0 ] || fail "--chroot needs root (debootstrap, unshare, chroot)"
-  if ! command -v debootstrap >/dev/null; then
-    log "installing debootstrap"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >"$tmp/apt.log" 2>&1 ||
-      no_rootfs "apt-get install debootstrap failed" "$tmp/apt.log"
-  fi
   rootfs=$tmp/rootfs
-  log "debootstrap --variant=minbase bookworm: a plain Debian without Java"
-  debootstrap --variant=minbase bookworm "$rootfs" "${DEBIAN_MIRROR:-http://deb.debian.org/debian}" >"$tmp/debootstrap.log" 2>&1 ||
-    no_rootfs "debootstrap failed" "$tmp/debootstrap.log"
+  if [ -n "$prepared" ]; then
+    [ -f "$prepared/.versio-debootstrap-complete" ] || fail "--rootfs $prepared is not a finished --prepare-rootfs"
+    log "a plain Debian without Java: copying the one --prepare-rootfs made"
+    cp -a "$prepared" "$rootfs"
+  else
+    log "debootstrap --variant=minbase bookworm: a plain Debian without Java"
+    ( debian_root "$rootfs" ) || { code=$?; [ "$code" -eq 3 ] && exit 3; fail "building the Debian root"; }
+  fi
   mkdir -p "$rootfs/opt/assets" "$rootfs/tmp/empty"
   : >"$rootfs/opt/assets/etcd"
   : >"$rootfs/opt/assets/kube-apiserver"
