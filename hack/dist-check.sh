@@ -70,6 +70,9 @@ name=$(basename "$archive" .tar.gz)
 version=${name#versio-}
 version=${version%-linux-x64}
 
+# the kubectl of hack/lib/helm.sh (fetched once), from the checkout this script belongs to
+hack_kubectl() { "$root/hack/lib/helm.sh" --kubectl; }
+
 start=$SECONDS
 log() { printf '[%3ds] %s\n' $((SECONDS - start)) "$*"; }
 fail() { printf 'dist-check.sh: FAILED: %s\n' "$1" >&2; shift; for f in "$@"; do [ -f "$f" ] && sed 's/^/    /' "$f" >&2; done; exit 1; }
@@ -155,6 +158,28 @@ grep -qE '^Java 25' "$tmp/out" || fail "versio --version does not run on the bun
 expect 0 '^VALID$' validate -c "$story/config.yaml" --crd "$story/crd.yaml"
 expect 0 '0 fail \(unacknowledged change or rejected\), 0 error$' test -c "$story/config.yaml" --crd "$story/crd.yaml" -s "$story/samples"
 expect 1 '^INVALID$' validate -c "$home/examples/mistakes/typo-in-path.yaml" --crd "$home/examples/mistakes/crd.yaml"
+
+# kubectl versio: kubectl runs bin/kubectl-versio from PATH (this machine's kubectl; the chroot has
+# none), and the krew manifest hack/dist.sh wrote next to the archive describes this archive
+if ! $in_chroot; then
+  kubectl=$(hack_kubectl) || fail "no kubectl to check kubectl versio with (hack/lib/helm.sh --kubectl)"
+  env -i PATH="$home/bin:/usr/bin:/bin" "HOME=$HOME" "$kubectl" versio --version >"$tmp/out" 2>"$tmp/err" ||
+    fail "kubectl versio --version failed (bin/kubectl-versio on PATH)" "$tmp/out" "$tmp/err"
+  grep -qE "^versio $version\$" "$tmp/out" || fail "kubectl versio --version printed no 'versio $version'" "$tmp/out"
+  log "ok: kubectl versio --version (kubectl runs bin/kubectl-versio from PATH)"
+fi
+manifest=$(dirname "$archive")/versio.krew.yaml
+if [ -f "$manifest" ]; then
+  sha=$(sha256sum "$archive" | cut -d' ' -f1)
+  grep -qE "^ +sha256: $sha\$" "$manifest" || fail "versio.krew.yaml does not carry the archive's sha256 $sha" "$manifest"
+  grep -qE "^  version: v$version\$" "$manifest" || fail "versio.krew.yaml is not for version $version" "$manifest"
+  grep -qE "^ +uri: .*/$name\.tar\.gz\$" "$manifest" || fail "versio.krew.yaml's uri is not the archive's name" "$manifest"
+  bin=$(sed -n 's/^ *bin: *//p' "$manifest")
+  tar -tzvf "$archive" >"$tmp/listing" # (not piped into grep -q: with pipefail, tar's SIGPIPE fails)
+  grep -qE "^l.* $bin -> versio\$" "$tmp/listing" ||
+    fail "versio.krew.yaml's bin $bin is not the archive's kubectl-versio link" "$manifest"
+  log "ok: versio.krew.yaml names this archive (sha256, version, uri) and its bin/kubectl-versio"
+fi
 
 # the versio process: $dev_pid itself (env, then the launcher, exec it), in the chroot the one
 # child of unshare

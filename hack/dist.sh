@@ -76,6 +76,8 @@ log "linking the Java runtime (jlink)"
 rm -f "$root/dist/jlink.log"
 
 cp hack/dist/versio "$stage/bin/versio"
+# kubectl runs any kubectl-<name> on PATH as `kubectl <name>`: `kubectl versio status` etc.
+ln -s versio "$stage/bin/kubectl-versio"
 cp hack/control-plane.sh "$stage/hack/"
 cp -R examples "$stage/examples"
 sed "s/@VERSION@/$version/g" hack/dist/README.txt >"$stage/README.txt"
@@ -104,3 +106,12 @@ rm -rf "$root/dist/stage"
 size=$(stat -c %s "$archive" | awk '{printf "%.1f", $1 / 1048576}')
 unpacked=$(tar -tvzf "$archive" | awk '{s += $3} END {printf "%.1f", s / 1048576}')
 log "done: dist/$name.tar.gz ($size MiB; $unpacked MiB unpacked)"
+
+# A krew plugin manifest for the archive (krew installs kubectl plugins: `kubectl krew install
+# --manifest=dist/versio.krew.yaml --archive=dist/$name.tar.gz` here, or from the release URL once
+# the archive is published there: VERSIO_RELEASE_URL, the folder the release's files are in)
+sha256=$(sha256sum "$archive" | cut -d' ' -f1)
+release=${VERSIO_RELEASE_URL:-https://releases.example.invalid/versio/v$version}
+sed -e "s|@VERSION@|$version|g" -e "s|@NAME@|$name|g" -e "s|@SHA256@|$sha256|g" \
+  -e "s|@URI@|$release/$name.tar.gz|g" hack/dist/versio.krew.yaml >"$root/dist/versio.krew.yaml"
+log "krew manifest: dist/versio.krew.yaml (sha256 $sha256)"
