@@ -34,8 +34,10 @@ public final class DeprecatedFlags {
   private DeprecatedFlags() {}
 
   /**
-   * {@code args} with every deprecated flag of their command replaced (also in {@code --old=value}
-   * form; nothing after {@code --}), warning once per flag on {@code err}.
+   * {@code args} with every deprecated flag of their command replaced, as its own argument or in
+   * {@code --old=value} / {@code -o=value} form (nothing after {@code --}), warning once per flag
+   * on {@code err}. Not rewritten: a deprecated short flag clustered with others or with its value
+   * attached ({@code -ofoo}); keep an alias's old name out of values other flags take.
    */
   public static String[] rewrite(String[] args, List<Alias> aliases, PrintWriter err) {
     if (args.length == 0 || aliases.isEmpty()) {
@@ -58,7 +60,7 @@ public final class DeprecatedFlags {
         }
         if (arg.equals(alias.old())) {
           replaced = alias.replacement();
-        } else if (alias.old().startsWith("--") && arg.startsWith(alias.old() + "=")) {
+        } else if (arg.startsWith(alias.old() + "=")) {
           replaced = alias.replacement() + arg.substring(alias.old().length());
         } else {
           continue;

@@ -75,7 +75,7 @@ final class CliFlags {
       if (line.startsWith("## `")) {
         command = line.substring(4, line.length() - 1);
         flags.put(command, new LinkedHashSet<>());
-      } else if (command != null && line.startsWith("| `-")) {
+      } else if (command != null && line.startsWith("|") && line.contains("`-")) {
         var cells = line.split("\\|");
         for (int i = 1; i <= 2 && i < cells.length; i++) {
           for (var name : cells[i].split(",")) {

@@ -338,27 +338,35 @@ public final class WebhookServer implements AutoCloseable {
     if (!swapping.compareAndSet(false, true)) {
       return;
     }
-    conversion
-        .updateSSLOptions(ServingTls.swap(next.options()))
-        .onComplete(
-            ar -> {
-              swapping.set(false);
-              if (ar.succeeded()) {
-                // false: the listener already has exactly these options (nothing was rejected)
-                boolean swapped = Boolean.TRUE.equals(ar.result());
-                certificateFingerprint = next.fingerprint();
-                metrics.certificateExpires(next.notAfter());
-                if (swapped) {
-                  metrics.tlsReload(true);
-                  LOG.info("serving certificate reloaded");
-                }
-              } else {
-                metrics.tlsReload(false);
-                LOG.warn(
-                    "the new serving certificate was rejected; the last good one keeps serving: {}",
-                    ar.cause().getMessage());
-              }
-            });
+    io.vertx.core.Future<Boolean> update;
+    try {
+      update = conversion.updateSSLOptions(ServingTls.swap(next.options()));
+    } catch (RuntimeException e) { // e.g. the listener closed meanwhile ("Not listening")
+      swapping.set(false);
+      metrics.tlsReload(false);
+      LOG.warn("the new serving certificate could not be applied: {}", e.getMessage());
+      return;
+    }
+    update.onComplete(
+        ar -> {
+          if (ar.succeeded()) {
+            // false: the listener already has exactly these options (nothing was rejected)
+            boolean swapped = Boolean.TRUE.equals(ar.result());
+            certificateFingerprint = next.fingerprint();
+            swapping.set(false); // after the fingerprint: the next tick compares with it
+            metrics.certificateExpires(next.notAfter());
+            if (swapped) {
+              metrics.tlsReload(true);
+              LOG.info("serving certificate reloaded");
+            }
+          } else {
+            swapping.set(false);
+            metrics.tlsReload(false);
+            LOG.warn(
+                "the new serving certificate was rejected; the last good one keeps serving: {}",
+                ar.cause().getMessage());
+          }
+        });
   }
 
   public boolean ready() {

@@ -76,8 +76,18 @@ final class LeafRenewals implements AutoCloseable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } catch (RuntimeException e) {
-      failure = e;
+    } catch (RuntimeException | Error e) {
+      failure = new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Waits, at most {@code within}, until every renewal was written: the run keeps its traffic and
+   * its watch audit going until then, so that every renewal happens under both.
+   */
+  void awaitAll(Duration within) throws InterruptedException {
+    if (thread.isAlive()) {
+      thread.join(within);
     }
   }
 

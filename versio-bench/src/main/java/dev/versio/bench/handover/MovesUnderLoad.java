@@ -402,6 +402,7 @@ public final class MovesUnderLoad {
               dwell();
             }
           } while (System.nanoTime() < deadline);
+          renewals.awaitAll(Duration.ofSeconds(120)); // every renewal under traffic and audit
           var watches = audit.finish();
           var result = traffic.stop(Duration.ofSeconds(30));
           var reviews = new TreeMap<String, List<Long>>();

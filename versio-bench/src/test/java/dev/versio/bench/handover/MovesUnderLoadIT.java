@@ -76,6 +76,7 @@ class MovesUnderLoadIT {
         .as("renewals during the steps")
         .isEqualTo(MovesUnderLoad.Settings.RENEWALS);
     assertThat(renewals.notServingTheLast()).as("replicas serving an older leaf").isEmpty();
+    assertThat(renewals.rejectedReloads()).as("certificate re-reads the replicas refused").isZero();
     // each replica re-reads its files every second, renewals come every 2 s: a replica stopped
     // for 3 s on a step may skip one, so at least half of all (renewal, replica) pairs is a
     // bound with room, and far above what a replica that never reloads would give

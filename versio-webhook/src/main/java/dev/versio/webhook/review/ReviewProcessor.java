@@ -83,11 +83,12 @@ public final class ReviewProcessor {
    * review, when small, may be processed on an event loop.
    */
   public boolean proportional(String target) {
-    return registry
-        .get(target)
-        .flatMap(RegistryEntry::router)
-        .map(router -> !router.runsScripts())
-        .orElse(true);
+    return proportional(registry.get(target));
+  }
+
+  /** {@link #proportional(String)} for what {@link #held} returned. */
+  public static boolean proportional(Optional<RegistryEntry> held) {
+    return held.flatMap(RegistryEntry::router).map(router -> !router.runsScripts()).orElse(true);
   }
 
   /**

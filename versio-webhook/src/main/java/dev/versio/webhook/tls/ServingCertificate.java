@@ -32,7 +32,19 @@ public record ServingCertificate(
 
   /** Reads the pair; fails with a message naming the file and what to do. */
   public static ServingCertificate read(Path dir) {
-    var files = snapshot(dir);
+    try {
+      return readVersion(snapshot(dir));
+    } catch (IllegalStateException e) {
+      if (!(e.getCause() instanceof NoSuchFileException)
+          || !Files.isSymbolicLink(dir.resolve("..data"))) {
+        throw e;
+      }
+      // the kubelet deleted the version just resolved, right after swapping ..data: read the new
+      return readVersion(snapshot(dir));
+    }
+  }
+
+  private static ServingCertificate readVersion(Path files) {
     var certFile = files.resolve("tls.crt");
     var keyFile = files.resolve("tls.key");
     var cert = bytes(certFile);
