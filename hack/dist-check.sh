@@ -168,6 +168,29 @@ if ! $in_chroot; then
   grep -qE "^versio $version\$" "$tmp/out" || fail "kubectl versio --version printed no 'versio $version'" "$tmp/out"
   log "ok: kubectl versio --version (kubectl runs bin/kubectl-versio from PATH)"
 fi
+# the SBOM in the archive names every jar of lib/ (and nothing else is shipped as a jar)
+if ! $in_chroot; then
+  [ -f "$home/sbom.cdx.json" ] || fail "the archive has no sbom.cdx.json"
+  grep -o '"purl" *: *"pkg:maven/[^"]*"' "$home/sbom.cdx.json" |
+    sed -E 's|.*pkg:maven/[^/]+/([^@]+)@([^?"]+)(\?([^"]*))?"|\1 \2 \4|' |
+    while read -r artifact ver query; do
+      classifier=$(printf '%s' "$query" | tr '&' '\n' | sed -n 's/^classifier=//p')
+      echo "$artifact-$ver${classifier:+-$classifier}.jar"
+    done | sort -u >"$tmp/sbom-jars"
+  (cd "$home/lib" && ls -1 -- *.jar | grep -v '^versio-cli.jar$' | sort) >"$tmp/lib-jars"
+  comm -23 "$tmp/lib-jars" "$tmp/sbom-jars" >"$tmp/unlisted"
+  [ ! -s "$tmp/unlisted" ] || fail "jars in lib/ that sbom.cdx.json does not list" "$tmp/unlisted"
+  log "ok: sbom.cdx.json lists all $(wc -l <"$tmp/lib-jars") jars of lib/ (CycloneDX)"
+fi
+provenance=$(dirname "$archive")/$name.provenance.json
+if [ -f "$provenance" ]; then
+  sha=$(sha256sum "$archive" | cut -d' ' -f1)
+  grep -qF "\"subject\": [{\"name\": \"$name.tar.gz\", \"digest\": {\"sha256\": \"$sha\"}}]" "$provenance" ||
+    fail "$name.provenance.json's subject is not this archive (sha256 $sha)" "$provenance"
+  grep -qF '"predicateType": "https://slsa.dev/provenance/v1"' "$provenance" ||
+    fail "$name.provenance.json is no SLSA provenance" "$provenance"
+  log "ok: $name.provenance.json: in-toto statement whose subject is this archive"
+fi
 manifest=$(dirname "$archive")/versio.krew.yaml
 if [ -f "$manifest" ]; then
   sha=$(sha256sum "$archive" | cut -d' ' -f1)

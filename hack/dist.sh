@@ -76,6 +76,10 @@ log "linking the Java runtime (jlink)"
 rm -f "$root/dist/jlink.log"
 
 cp hack/dist/versio "$stage/bin/versio"
+# the CycloneDX SBOM of every jar in lib/ (versio-cli's build writes it from the same runtime scope)
+[ -f "$target/versio-sbom.cdx.json" ] ||
+  die "no $target/versio-sbom.cdx.json (the CycloneDX plugin of versio-cli's package phase): run without --no-build"
+cp "$target/versio-sbom.cdx.json" "$stage/sbom.cdx.json"
 # kubectl runs any kubectl-<name> on PATH as `kubectl <name>`: `kubectl versio status` etc.
 ln -s versio "$stage/bin/kubectl-versio"
 cp hack/control-plane.sh "$stage/hack/"
@@ -102,10 +106,18 @@ log "packing"
 archive=$root/dist/$name.tar.gz
 rm -f "$root"/dist/versio-*-linux-x64.tar.gz
 tar -C "$root/dist/stage" --sort=name --owner=0 --group=0 --numeric-owner -czf "$archive" "$name"
+# provenance: the archive, from this commit by this command, and the digest of every jar and of the
+# Java runtime's release file (which names the JDK it was linked from)
+. hack/lib/provenance.sh
+provenance_statement "$root/dist/$name.provenance.json" "$archive" "urn:versio:hack/dist.sh" \
+  "hack/dist.sh${*:+ $*}" "$stage"/lib/*.jar "$stage/runtime/release"
 rm -rf "$root/dist/stage"
 size=$(stat -c %s "$archive" | awk '{printf "%.1f", $1 / 1048576}')
 unpacked=$(tar -tvzf "$archive" | awk '{s += $3} END {printf "%.1f", s / 1048576}')
 log "done: dist/$name.tar.gz ($size MiB; $unpacked MiB unpacked)"
+cp "$target/versio-sbom.cdx.json" "$root/dist/$name.sbom.cdx.json"
+log "SBOM: dist/$name.sbom.cdx.json (CycloneDX, every jar; also sbom.cdx.json in the archive)"
+log "provenance: dist/$name.provenance.json (in-toto statement, SLSA provenance v1; unsigned)"
 
 # A krew plugin manifest for the archive (krew installs kubectl plugins: `kubectl krew install
 # --manifest=dist/versio.krew.yaml --archive=dist/$name.tar.gz` here, or from the release URL once

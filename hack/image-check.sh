@@ -56,6 +56,28 @@ user=$(jq -r '"\(.process.user.uid):\(.process.user.gid)"' "$config")
 # the entrypoint without the default command (the last argument, --help)
 mapfile -t entrypoint < <(jq -r '.process.args[:-1][]' "$config")
 log "image $tag: user $user, entrypoint ${entrypoint[*]}"
+# its OCI annotations (manifest) and labels (config), and the SBOM inside it
+manifest=$tmp/layout/blobs/$(jq -r '.manifests[0].digest' "$tmp/layout/index.json" | tr : /)
+image_config=$tmp/layout/blobs/$(jq -r '.config.digest' "$manifest" | tr : /)
+for key in source revision version created licenses; do
+  a=$(jq -r --arg k "org.opencontainers.image.$key" '.annotations[$k] // empty' "$manifest")
+  l=$(jq -r --arg k "org.opencontainers.image.$key" '.config.Labels[$k] // empty' "$image_config")
+  [ -n "$a" ] && [ "$a" = "$l" ] ||
+    fail "annotation org.opencontainers.image.$key is '$a' on the manifest and '$l' in the config"
+done
+[ "$(jq -r '.annotations["org.opencontainers.image.version"]' "$manifest")" = "$tag" ] ||
+  fail "the manifest's org.opencontainers.image.version is not the tag $tag"
+jq -e '.bomFormat == "CycloneDX" and (.components | length) > 50' "$rootfs/opt/versio/sbom.cdx.json" >/dev/null ||
+  fail "the image has no CycloneDX SBOM of its jars at /opt/versio/sbom.cdx.json"
+log "annotations: source, revision, version, created, licenses on manifest and config; SBOM at /opt/versio/sbom.cdx.json ($(jq '.components | length' "$rootfs/opt/versio/sbom.cdx.json") components)"
+provenance=$(dirname "$image")/versio-$tag-image.provenance.json
+if [ -f "$provenance" ]; then
+  digest=$(jq -r '.manifests[0].digest' "$tmp/layout/index.json")
+  jq -e --arg d "${digest#sha256:}" --arg n "versio:$tag" \
+    '.subject[0].digest.sha256 == $d and .subject[0].name == $n and .predicateType == "https://slsa.dev/provenance/v1"' \
+    "$provenance" >/dev/null || fail "$(basename "$provenance") is not the provenance of this image ($digest)" "$provenance"
+  log "provenance: $(basename "$provenance") names this image's manifest ($digest)"
+fi
 
 IMAGE_ROOTFS=$rootfs
 IMAGE_USER=$user

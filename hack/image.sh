@@ -84,6 +84,8 @@ dist=$work/$name
 mkdir -p "$work/opt/runtime" "$work/opt/app"
 mv "$dist/runtime" "$work/opt/runtime/runtime"
 mv "$dist/lib" "$work/opt/app/lib"
+[ -f "$dist/sbom.cdx.json" ] || die "$archive has no sbom.cdx.json (build it with hack/dist.sh)"
+mv "$dist/sbom.cdx.json" "$work/opt/app/sbom.cdx.json" # /opt/versio/sbom.cdx.json in the image
 # The launcher's JVM flags (hack/dist/versio), as a java argument file: the image needs no shell.
 write_java_args() {
   {
@@ -137,6 +139,12 @@ write_java_args
 
 layout=$work/layout
 created=$(date -u -d "@$(git log -1 --format=%ct 2>/dev/null || date +%s)" +%Y-%m-%dT%H:%M:%SZ)
+# the commit the image is built from (with -dirty when the checkout has changes), and where its
+# source lives (VERSIO_SOURCE_URL at release; else the checkout's origin, else unknown)
+revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
+git diff --quiet HEAD 2>/dev/null || revision=$revision-dirty
+source=${VERSIO_SOURCE_URL:-$(git config --get remote.origin.url 2>/dev/null || true)}
+[[ $source =~ ^(https?|ssh|git)://|^git@ ]] || source=unknown # a clone of a local folder names none
 log "writing the OCI layout (umoci)"
 umoci init --layout "$layout"
 umoci new --image "$layout:$version"
@@ -160,6 +168,16 @@ umoci config --image "$layout:$version" --created "$created" --author "Versio" \
   --config.label "org.opencontainers.image.version=$version" \
   --config.label "org.opencontainers.image.licenses=Apache-2.0" \
   --config.label "org.opencontainers.image.description=Versio operator and conversion webhook server" \
+  --config.label "org.opencontainers.image.created=$created" \
+  --config.label "org.opencontainers.image.revision=$revision" \
+  --config.label "org.opencontainers.image.source=$source" \
+  --config.label "dev.versio.sbom=/opt/versio/sbom.cdx.json" \
+  --manifest.annotation "org.opencontainers.image.title=versio" \
+  --manifest.annotation "org.opencontainers.image.version=$version" \
+  --manifest.annotation "org.opencontainers.image.licenses=Apache-2.0" \
+  --manifest.annotation "org.opencontainers.image.created=$created" \
+  --manifest.annotation "org.opencontainers.image.revision=$revision" \
+  --manifest.annotation "org.opencontainers.image.source=$source" \
   --history.created "$created" --history.created_by "entrypoint java @/opt/versio/java.args, user 65532"
 umoci gc --layout "$layout"
 
@@ -168,4 +186,13 @@ rm -f "$root"/dist/versio-*-image.oci.tar
 tar -C "$layout" --sort=name --owner=0 --group=0 --numeric-owner -cf "$out" .
 compressed=$(find "$layout/blobs" -type f -printf '%s\n' | awk '{s += $1} END {printf "%.1f", s / 1048576}')
 unpacked=$(du -sk --apparent-size "$work/base" "$work/opt" | awk '{s += $1} END {printf "%.1f", s / 1024}')
+cp "$work/opt/app/sbom.cdx.json" "$root/dist/versio-$version-image.sbom.cdx.json"
+# provenance of the image manifest (its digest is the image's): from the download and libc6
+. hack/lib/provenance.sh
+manifest_blob=$layout/blobs/$(jq -r '.manifests[0].digest' "$layout/index.json" | tr : /)
+PROVENANCE_SUBJECT_NAME="versio:$version" provenance_statement \
+  "$root/dist/versio-$version-image.provenance.json" "$manifest_blob" "urn:versio:hack/image.sh" \
+  "hack/image.sh${*:+ $*}" "$archive" "$deb"
 log "done: dist/$(basename "$out") ($compressed MiB compressed; $unpacked MiB unpacked); tag $version"
+log "SBOM: /opt/versio/sbom.cdx.json in the image, dist/versio-$version-image.sbom.cdx.json next to it"
+log "provenance: dist/versio-$version-image.provenance.json (subject versio:$version, the manifest digest; unsigned)"
