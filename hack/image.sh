@@ -138,7 +138,11 @@ fi
 write_java_args
 
 layout=$work/layout
-created=$(date -u -d "@$(git log -1 --format=%ct 2>/dev/null || date +%s)" +%Y-%m-%dT%H:%M:%SZ)
+epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
+created=$(date -u -d "@$epoch" +%Y-%m-%dT%H:%M:%SZ)
+# every file of the three layers dated to the commit (files written by this build would carry the
+# time of the build): the same download and libc6 give the same layers and the same image digest
+find "$work/base" "$work/opt" -exec touch -h -d "@$epoch" {} +
 # the commit the image is built from (with -dirty when the checkout has changes), and where its
 # source lives (VERSIO_SOURCE_URL at release; else the checkout's origin, else unknown)
 revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
