@@ -140,9 +140,14 @@ write_java_args
 layout=$work/layout
 epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
 created=$(date -u -d "@$epoch" +%Y-%m-%dT%H:%M:%SZ)
-# every file of the three layers dated to the commit (files written by this build would carry the
-# time of the build): the same download and libc6 give the same layers and the same image digest
-find "$work/base" "$work/opt" -exec touch -h -d "@$epoch" {} +
+# what this build writes dated to the commit (it would carry the time of the build): the base
+# layer, the folders, java.args and a recorded AOT cache; files from the download keep the times
+# the archive gives them (an AOT cache checks its jars' times). So the same download, libc6 and
+# commit give the same layers and the same image digest.
+find "$work/base" "$work/opt" -type d -exec touch -h -d "@$epoch" {} +
+find "$work/base" -exec touch -h -d "@$epoch" {} +
+touch -d "@$epoch" "$work/opt/app/java.args"
+[ -f "$work/opt/app/lib/versio.aot" ] && touch -d "@$epoch" "$work/opt/app/lib/versio.aot"
 # the commit the image is built from (with -dirty when the checkout has changes), and where its
 # source lives (VERSIO_SOURCE_URL at release; else the checkout's origin, else unknown)
 revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
