@@ -16,7 +16,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.IntFunction;
 
 /**
  * An open-loop load at a fixed rate: request {@code i} is due at {@code start + i / rate}, and its
@@ -142,15 +141,13 @@ public final class OpenLoop {
         late++;
       }
       int index = i;
-      IntFunction<Boolean> settle =
-          outcome -> {
-            if (!state.compareAndSet(index, 0, outcome)) {
-              return false; // settled already (e.g. counted unfinished at the end)
-            }
+      // a request is claimed for one outcome (not when it was counted unfinished at the end), its
+      // latency or error recorded, and only then counted done: the run reads them once all are done
+      Runnable settled =
+          () -> {
             lastSettled.accumulateAndGet(System.nanoTime(), Math::max);
             slots.release();
             done.countDown();
-            return true;
           };
       CompletableFuture<Integer> answer;
       try {
@@ -164,10 +161,13 @@ public final class OpenLoop {
               (status, failure) -> {
                 long latency = System.nanoTime() - due;
                 if (failure == null && status == 200) {
-                  latencies[index] = latency;
-                  settle.apply(1);
-                } else if (settle.apply(2)) {
+                  latencies[index] = latency; // read only where the state below says answered
+                  if (state.compareAndSet(index, 0, 1)) {
+                    settled.run();
+                  }
+                } else if (state.compareAndSet(index, 0, 2)) {
                   errors.computeIfAbsent(cause(status, failure), c -> new LongAdder()).increment();
+                  settled.run();
                 }
               });
     }
