@@ -19,4 +19,4 @@ mvn -B -Dstyle.color=never -q -DskipTests -Dspotless.check.skip=true -pl versio-
 exec mvn -B -Dstyle.color=never -pl versio-operator verify \
   -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=OperatorFailoverChaosIT \
   -Dchaos.rounds=3 -Dchaos.configs=1000 -Dchaos.crashBoundSeconds=90 \
-  -Dchaos.liveBoundMillis=30000 "$@"
+  -Dchaos.liveBoundMillis=30000 -Dchaos.plannedBoundMillis=2000 "$@"
