@@ -13,7 +13,8 @@
 # Every replica sits behind one shared front (operator --front-url, replicas --forward-reviews)
 # unless --per-server-endpoints is given.
 # Flags: --duration D (0s = one cycle) --rate R --drain D --no-handover-gate --per-server-endpoints --replicas N
-#        --per-type N --warm-up D --dwell D --pause D --renew-every D (0s: none) --out FILE.json
+#        --per-type N --warm-up D --dwell D --pause D --renew-every D (0s: none)
+#        --steps N (only the first N steps of the cycle; CI's per-server run takes 8) --out FILE.json
 set -Eeuo pipefail
 main=dev.versio.bench.handover.MovesUnderLoad
 if [[ "${1:-}" == forwarding-latency ]]; then

@@ -110,12 +110,26 @@ replica_up() {
   return 1
 }
 
-convert_cache() {
-  local out=$1 _
-  local review='{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{
+CACHE_REVIEW='{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{
   "uid":"image-replica-1","desiredAPIVersion":"example.com/v1","objects":[{
   "apiVersion":"example.com/v2","kind":"Cache","metadata":{"name":"small","namespace":"default"},
   "spec":{"replicas":3,"memoryMiB":512,"engine":"redis"}}]}}'
+
+# Sends the review of convert_cache N times over one kept-alive connection (after convert_cache
+# succeeded once, which fetched the CA); fails unless every answer is a Success.
+convert_cache_repeatedly() {
+  local count=$1 out=$2 url urls=()
+  url="https://127.0.0.1:$CONVERSION_PORT/convert/caches.example.com"
+  for _ in $(seq 1 "$count"); do urls+=("$url"); done
+  curl -fsS --max-time 60 --cacert "$DEV_RUN/server-default-ca.crt" \
+    -H 'Content-Type: application/json' --data "$CACHE_REVIEW" "${urls[@]}" >"$out" || return 1
+  [ "$(grep -o '"status":"Success"' "$out" | wc -l)" -eq "$count" ] ||
+    { echo "not every one of $count reviews answered Success (answers: $out)" >&2; return 1; }
+}
+
+convert_cache() {
+  local out=$1 _
+  local review=$CACHE_REVIEW
   local ca=$DEV_RUN/server-default-ca.crt kubectl
   # the CA the apiserver trusts for server default (spec.caBundle), to verify the image's TLS
   if [ ! -s "$ca" ]; then

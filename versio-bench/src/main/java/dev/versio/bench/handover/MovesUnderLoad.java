@@ -94,6 +94,7 @@ public final class MovesUnderLoad {
    *     target CRDs alone; false: each target names its server's own endpoint, as before the front
    * @param renewEvery how often the replicas' serving certificate is renewed while the steps run (a
    *     new leaf from the same CA, at most {@link #RENEWALS} times); zero: never
+   * @param steps how many steps of the cycle run (from its first); zero: the whole cycle
    */
   public record Settings(
       Duration duration,
@@ -106,7 +107,8 @@ public final class MovesUnderLoad {
       Duration dwell,
       Duration pause,
       boolean front,
-      Duration renewEvery) {
+      Duration renewEvery,
+      int steps) {
     /** Five years of renewals of the managed serving certificates (one every 80 days). */
     public static final int RENEWALS = 23;
 
@@ -127,7 +129,8 @@ public final class MovesUnderLoad {
           Duration.ofSeconds(3),
           Duration.ofSeconds(3),
           true,
-          Duration.ofSeconds(2));
+          Duration.ofSeconds(2),
+          0);
     }
 
     /** These settings at another request rate. */
@@ -143,7 +146,8 @@ public final class MovesUnderLoad {
           dwell,
           pause,
           front,
-          renewEvery);
+          renewEvery,
+          steps);
     }
 
     /** These settings with the serving certificate renewed every {@code every} (zero: never). */
@@ -159,7 +163,8 @@ public final class MovesUnderLoad {
           dwell,
           pause,
           front,
-          every);
+          every,
+          steps);
     }
 
     /** These settings with every target naming its server's own endpoint (no front). */
@@ -175,7 +180,31 @@ public final class MovesUnderLoad {
           dwell,
           pause,
           false,
-          renewEvery);
+          renewEvery,
+          steps);
+    }
+
+    /**
+     * These settings running only the first {@code count} steps of the cycle (the steps themselves
+     * and their checks unchanged).
+     */
+    public Settings firstSteps(int count) {
+      if (count < 1) {
+        throw new IllegalArgumentException("at least one step: " + count);
+      }
+      return new Settings(
+          duration,
+          rate,
+          drain,
+          handoverGate,
+          replicas,
+          perType,
+          warmUp,
+          dwell,
+          pause,
+          front,
+          renewEvery,
+          count);
     }
   }
 
@@ -547,7 +576,9 @@ public final class MovesUnderLoad {
             i -> i.withAlphaInPool(false),
             () -> patchServer(ALPHA, "{\"spec\":{\"sharding\":null}}"),
             false));
-    return plans;
+    return settings.steps() == 0
+        ? plans
+        : List.copyOf(plans.subList(0, Math.min(settings.steps(), plans.size())));
   }
 
   private Step runStep(int cycle, Plan plan, MoveLedger moves, WidgetTraffic traffic)
@@ -973,7 +1004,8 @@ public final class MovesUnderLoad {
             "out",
             "per-type",
             "warm-up",
-            "renew-every");
+            "renew-every",
+            "steps");
     for (var name : flags.keySet()) {
       if (!known.contains(name)) {
         System.err.println("unknown flag --" + name + "; known: " + new TreeSet<>(known));
@@ -992,7 +1024,8 @@ public final class MovesUnderLoad {
             dev.versio.cli.Durations.parse(flags.getOrDefault("dwell", "15s")),
             dev.versio.cli.Durations.parse(flags.getOrDefault("pause", "3s")),
             !flags.containsKey("per-server-endpoints"),
-            dev.versio.cli.Durations.parse(flags.getOrDefault("renew-every", "20s")));
+            dev.versio.cli.Durations.parse(flags.getOrDefault("renew-every", "20s")),
+            Integer.parseInt(flags.getOrDefault("steps", "0")));
     var workDir = Files.createTempDirectory("versio-moves-");
     PrintStream out = System.out;
     out.printf(

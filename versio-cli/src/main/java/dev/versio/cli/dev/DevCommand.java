@@ -121,8 +121,10 @@ public final class DevCommand implements Callable<Integer> {
     var stop = StopSignal.install(Duration.ofSeconds(60));
     var session = new DevSession(progress, stop::isRequested);
     int code = 0;
+    var phases = new StartupPhases(progress::elapsed);
     try {
       session.startControlPlane(assets, workDir.toAbsolutePath().normalize());
+      phases.end("control plane");
       session.installVersioCrds();
       if (loaded.isXrd()) {
         session.installXrdApi();
@@ -130,13 +132,17 @@ public final class DevCommand implements Callable<Integer> {
       var endpoint = session.createDefaultServer();
       var webhook = session.startWebhookServer(endpoint);
       var operator = session.startOperator();
+      phases.end("Versio's CRDs and server");
       session.awaitReady(webhook, "webhook server ready (" + endpoint.url() + ")");
+      phases.end("webhook server");
       session.awaitReady(operator, "operator ready");
+      phases.end("operator (started with the webhook server)");
       session.applyStory(loaded);
       session.awaitApplied(loaded, timeout);
       session.followXrd(loaded);
       var failed = session.checkConversions(loaded);
-      printInstructions(progress, session, loaded);
+      phases.end("story");
+      printInstructions(progress, session, loaded, phases);
       if (!failed.isEmpty()) {
         err.println("versio dev: warning: reads through the webhook server failed:");
         failed.forEach(f -> err.println("  " + f));
@@ -187,11 +193,17 @@ public final class DevCommand implements Callable<Integer> {
     return 0;
   }
 
-  private static void printInstructions(Progress progress, DevSession session, Story story) {
+  private static void printInstructions(
+      Progress progress, DevSession session, Story story, StartupPhases phases) {
     progress.step(
         "ready: the apiserver converts "
             + story.kind()
             + " objects through Versio's webhook server");
+    progress.print("");
+    progress.print("  " + phases.render());
+    session
+        .childStartup("webhook-server", "start-up of webhook server")
+        .ifPresent(line -> progress.print("  " + line));
     progress.print("");
     progress.print("  kubeconfig: " + session.kubeconfig());
     progress.print("");

@@ -317,6 +317,26 @@ final class DevSession implements AutoCloseable {
         "Its log: " + child.process().log());
   }
 
+  /**
+   * The first line of {@code name}'s log that contains {@code marker}, from the marker on (the
+   * child's own account of its start-up); empty if there is none yet.
+   */
+  synchronized Optional<String> childStartup(String name, String marker) {
+    for (var child : children) {
+      if (child.name().equals(name)) {
+        try (var lines = Files.lines(child.process().log(), StandardCharsets.UTF_8)) {
+          return lines
+              .filter(line -> line.contains(marker))
+              .findFirst()
+              .map(line -> line.substring(line.indexOf(marker)));
+        } catch (IOException | java.io.UncheckedIOException e) {
+          return Optional.empty();
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
   /** A description of a child or control-plane process that is no longer running. */
   synchronized Optional<String> deadProcess() {
     for (var child : children) {

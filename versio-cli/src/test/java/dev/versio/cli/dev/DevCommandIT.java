@@ -80,6 +80,12 @@ class DevCommandIT {
             kubectl.getFirst().replaceAll("caches\\.v\\d\\.", "caches.v1."),
             kubectl.getFirst().replaceAll("caches\\.v\\d\\.", "caches.v2."));
     assertThat(kubectl.getFirst()).endsWith(" small -o yaml");
+    assertThat(read(output))
+        .as("where the start-up went, by phase and in the webhook server's own words")
+        .containsPattern(
+            "start-up \\d+\\.\\d s: control plane \\d+\\.\\d s, Versio's CRDs and server"
+                + " \\d+\\.\\d s, webhook server \\d+\\.\\d s, operator .* story \\d+\\.\\d s")
+        .contains("start-up of webhook server default: ready ");
     var kubeconfig = Path.of(kubectl.getFirst().split(" ")[2]);
 
     // the sample is stored at v2 (spec.replicas, status.state); v1 calls it spec.size, status.phase
