@@ -167,6 +167,61 @@ class CoverageAndRoutingTest {
   }
 
   @Test
+  void aSpokeNoLongerServedButStillStoredKeepsConvertingTheObjectsStoredAtIt() {
+    // the CRD stopped serving v1 before its objects were re-stored at v2: the apiserver still
+    // reads them at v1 and asks for them at v2
+    var target =
+        storing(
+            java.util.List.of("v1", "v2"),
+            new VersionSchema("v2", true, true, specSchema("size: {type: integer}")),
+            new VersionSchema("v1", false, false, specSchema("replicas: {type: integer}")));
+    var router =
+        router(
+            target,
+            spokeRules(
+                """
+                - strategy: FieldRename
+                  fieldRename: {hubPath: spec.size, spokePath: spec.replicas}
+                """));
+
+    var stored = object("apiVersion: example.test/v1\nkind: Widget\nspec: {replicas: 3}\n");
+    assertThat(router.convert(stored, "v1", "v2").path("spec").path("size").asInt()).isEqualTo(3);
+  }
+
+  @Test
+  void aVersionNoLongerServedButStillStoredMustKeepItsSpoke() {
+    var schema = specSchema("a: {type: string}");
+    var target =
+        storing(
+            java.util.List.of("v0", "v2"),
+            new VersionSchema("v2", true, true, schema),
+            new VersionSchema("v1", true, false, schema),
+            new VersionSchema("v0", false, false, schema));
+    var diagnostics = rejected(target, spokeRules("[]"));
+    assertThat(diagnostics)
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.code()).isEqualTo(DiagnosticCode.STORED_VERSION_NOT_COVERED);
+              assertThat(d.message()).contains("v0").contains("status.storedVersions");
+              assertThat(d.hint()).contains("versio migrate-storage");
+            });
+  }
+
+  @Test
+  void aSpokeNeitherServedNorStoredIsReported() {
+    var schema = specSchema("a: {type: string}");
+    var target =
+        storing(
+            java.util.List.of("v2"),
+            new VersionSchema("v2", true, true, schema),
+            new VersionSchema("v1", false, false, schema));
+    assertThat(rejected(target, spokeRules("[]")))
+        .extracting(d -> d.code())
+        .containsExactly(DiagnosticCode.SPOKE_NOT_SERVED);
+  }
+
+  @Test
   void theHubMustBeTheStorageVersion() {
     var schema = specSchema("a: {type: string}");
     var diagnostics =

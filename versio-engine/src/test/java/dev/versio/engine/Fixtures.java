@@ -62,7 +62,13 @@ public final class Fixtures {
   }
 
   public static SchemaSource target(VersionSchema... versions) {
+    return storing(List.of(), versions);
+  }
+
+  /** A target whose {@code status.storedVersions} are {@code stored}. */
+  public static SchemaSource storing(List<String> stored, VersionSchema... versions) {
     var list = List.of(versions);
+    var storedCopy = List.copyOf(stored);
     return new SchemaSource() {
       @Override
       public List<VersionSchema> versions() {
@@ -72,6 +78,11 @@ public final class Fixtures {
       @Override
       public String describe() {
         return "CRD widgets.example.test";
+      }
+
+      @Override
+      public List<String> storedVersions() {
+        return storedCopy;
       }
     };
   }

@@ -24,6 +24,7 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -485,7 +486,7 @@ class ConfigLifecycleIT {
             Conditions.find(blocked.getStatus().conditions, Conditions.DELETION_BLOCKED)
                 .orElseThrow()
                 .getMessage())
-        .contains("serves 2 versions")
+        .contains("serves or stores 2 versions")
         .contains("versio.dev/allow-unsafe-delete");
     assertThat(target(target).getSpec().getConversion().getStrategy()).isEqualTo("Webhook");
 
@@ -501,6 +502,61 @@ class ConfigLifecycleIT {
     assertThat(target(target).getSpec().getConversion().getStrategy()).isEqualTo("None");
     assertThat(target(target).getMetadata().getAnnotations())
         .doesNotContainKey("versio.dev/managed-by");
+  }
+
+  @Test
+  void aTargetThatStopsServingAVersionItStillStoresKeepsItsConversionAndBlocksTheDeletion(
+      KubeTestScope scope) {
+    var name = applied(scope, SERVER, null);
+    var target = awaitConfig(client, name, phase("Applied")).getSpec().targetName();
+    // v1 was the storage version once (objects may still be stored at it), then stops being served
+    var crd = target(target);
+    crd.getStatus().setStoredVersions(List.of("v1", "v2"));
+    client.resource(crd).updateStatus();
+    crd = target(target);
+    crd.getSpec().getVersions().stream()
+        .filter(v -> v.getName().equals("v1"))
+        .forEach(v -> v.setServed(false));
+    client.resource(crd).update();
+
+    // the v1 spoke still converts what is stored at v1: the config stays Applied, nothing reverts
+    await()
+        .during(Duration.ofSeconds(3))
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                "Applied"
+                    .equals(
+                        client
+                            .resources(CRDConversionConfig.class)
+                            .withName(name)
+                            .get()
+                            .getStatus()
+                            .phase));
+
+    client.resources(CRDConversionConfig.class).withName(name).delete();
+
+    var blocked =
+        awaitConfig(
+            client, name, s -> Conditions.isTrue(s.conditions, Conditions.DELETION_BLOCKED));
+    assertThat(
+            Conditions.find(blocked.getStatus().conditions, Conditions.DELETION_BLOCKED)
+                .orElseThrow()
+                .getMessage())
+        .as("one version served, one still stored: strategy None would hand out v1 objects as v2")
+        .contains("serves or stores 2 versions")
+        .contains("v1")
+        .contains("versio migrate-storage");
+    assertThat(target(target).getSpec().getConversion().getStrategy()).isEqualTo("Webhook");
+
+    OperatorFixture.mergePatch(
+        client,
+        CRDConversionConfig.class,
+        name,
+        "{\"metadata\":{\"annotations\":{\"versio.dev/allow-unsafe-delete\":\"true\"}}}");
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> client.resources(CRDConversionConfig.class).withName(name).get() == null);
   }
 
   @Test

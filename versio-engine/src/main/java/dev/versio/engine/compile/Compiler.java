@@ -77,7 +77,28 @@ public final class Compiler {
     }
     var listed = new HashSet<String>();
     config.spokes().forEach(s -> listed.add(s.version()));
+    var stored = new HashSet<>(target.storedVersions());
     for (var v : versions.values()) {
+      if (!v.served()
+          && stored.contains(v.name())
+          && !v.name().equals(config.hubVersion())
+          && !listed.contains(v.name())) {
+        global.error(
+            DiagnosticCode.STORED_VERSION_NOT_COVERED,
+            null,
+            "version "
+                + v.name()
+                + " of "
+                + target.describe()
+                + " is no longer served, but objects may still be stored at it"
+                + " (status.storedVersions lists it): the apiserver reads them at "
+                + v.name()
+                + " and converts them, and without a spoke entry they could not be converted",
+            "keep spokes: [{version: "
+                + v.name()
+                + ", rules: [...]}] until every object is stored at the storage version"
+                + " (versio migrate-storage re-stores them and prunes status.storedVersions)");
+      }
       if (v.served() && !v.name().equals(config.hubVersion()) && !listed.contains(v.name())) {
         global.error(
             DiagnosticCode.SERVED_VERSION_NOT_COVERED,
@@ -103,11 +124,15 @@ public final class Compiler {
             null,
             "spoke version " + spoke.version() + " is not a version of " + target.describe(),
             "remove the spoke or fix its name");
-      } else if (!version.served()) {
+      } else if (!version.served() && !stored.contains(version.name())) {
         d.error(
             DiagnosticCode.SPOKE_NOT_SERVED,
             null,
-            "spoke version " + spoke.version() + " is not served by " + target.describe(),
+            "spoke version "
+                + spoke.version()
+                + " is not served by "
+                + target.describe()
+                + ", and no object is stored at it (status.storedVersions)",
             "serve the version, or remove its spoke entry");
       }
       if (version == null || hub == null || d.hasErrors()) {

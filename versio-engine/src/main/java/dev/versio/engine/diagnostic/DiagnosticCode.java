@@ -30,6 +30,8 @@ public enum DiagnosticCode {
   SPOKE_NOT_FOUND,
   SPOKE_NOT_SERVED,
   SERVED_VERSION_NOT_COVERED,
+  /** A version no longer served but still in {@code status.storedVersions}, with no spoke. */
+  STORED_VERSION_NOT_COVERED,
   // resolution against schemas
   PATH_NOT_FOUND,
   TYPE_MISMATCH,

@@ -13,10 +13,20 @@ import java.util.List;
 public final class ResourceSchemas {
   private ResourceSchemas() {}
 
-  /** Reads a CRD: {@code spec.versions[].{name, served, storage, schema.openAPIV3Schema}}. */
+  /**
+   * Reads a CRD: {@code spec.versions[].{name, served, storage, schema.openAPIV3Schema}} and {@code
+   * status.storedVersions}.
+   */
   public static SchemaSource crd(JsonNode crd) {
     requireKind(crd, "CustomResourceDefinition", "apiextensions.k8s.io/");
-    return source("CRD " + crd.path("metadata").path("name").asText("?"), versions(crd, "storage"));
+    var stored = new ArrayList<String>();
+    for (var version : crd.path("status").path("storedVersions")) {
+      if (version.isTextual()) {
+        stored.add(version.asText());
+      }
+    }
+    return source(
+        "CRD " + crd.path("metadata").path("name").asText("?"), versions(crd, "storage"), stored);
   }
 
   /**
@@ -26,7 +36,9 @@ public final class ResourceSchemas {
   public static SchemaSource xrd(JsonNode xrd) {
     requireKind(xrd, "CompositeResourceDefinition", "apiextensions.crossplane.io/");
     return source(
-        "XRD " + xrd.path("metadata").path("name").asText("?"), versions(xrd, "referenceable"));
+        "XRD " + xrd.path("metadata").path("name").asText("?"),
+        versions(xrd, "referenceable"),
+        List.of());
   }
 
   /** The API group the resource's objects use ({@code spec.group}). */
@@ -70,12 +82,19 @@ public final class ResourceSchemas {
     return out;
   }
 
-  private static SchemaSource source(String description, List<VersionSchema> versions) {
+  private static SchemaSource source(
+      String description, List<VersionSchema> versions, List<String> storedVersions) {
     var copy = List.copyOf(versions);
+    var stored = List.copyOf(storedVersions);
     return new SchemaSource() {
       @Override
       public List<VersionSchema> versions() {
         return copy;
+      }
+
+      @Override
+      public List<String> storedVersions() {
+        return stored;
       }
 
       @Override

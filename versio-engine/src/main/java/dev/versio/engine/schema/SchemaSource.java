@@ -9,4 +9,13 @@ public interface SchemaSource {
 
   /** What the target is, for messages: e.g. {@code CRD widgets.example.com}. */
   String describe();
+
+  /**
+   * The versions objects may still be stored at (a CRD's {@code status.storedVersions}): the
+   * apiserver reads such objects at their stored version and converts them, served or not. Empty
+   * when the source does not say (a file without status, an XRD).
+   */
+  default List<String> storedVersions() {
+    return List.of();
+  }
 }

@@ -41,8 +41,10 @@ public final class Suggester {
                                 + versions.stream().map(VersionSchema::name).toList()));
     var hubLeaves = leaves(hub);
     var spokes = new ArrayList<SpokeSuggestion>();
+    var stored = source.storedVersions();
     for (var v : versions) {
-      if (v == hub || !v.served()) {
+      // a version no longer served but still stored needs its spoke too (the compiler says so)
+      if (v == hub || !v.served() && !stored.contains(v.name())) {
         continue;
       }
       spokes.add(SpokeComparison.compare(hub.name(), v.name(), hubLeaves, leaves(v)));

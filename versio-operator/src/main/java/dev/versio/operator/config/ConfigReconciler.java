@@ -462,10 +462,11 @@ public abstract class ConfigReconciler<
                 + ConfigAnalyzer.summaryOf(analysis.errors());
         var revert = Revert.NOT_ATTEMPTED;
         if (ConfigStatusPolicy.shouldRevert(config.getStatus(), DriftPolicy.of(spec.driftPolicy))) {
-          // the deletion guard's rule: with several versions served, strategy None would hand out
-          // unconverted objects; the webhook stays and its replicas refuse the target instead
+          // the deletion guard's rule: with several versions served (or objects still stored at
+          // another one), strategy None would hand out unconverted objects; the webhook stays and
+          // its replicas refuse the target instead
           revert =
-              targetView.servedVersions() > 1 && owns(targetView)
+              targetView.versionsInUse().size() > 1 && owns(targetView)
                   ? Revert.FAILING_CLOSED
                   : revert(targetView);
         }
@@ -731,17 +732,21 @@ public abstract class ConfigReconciler<
     var annotations = config.getMetadata().getAnnotations();
     boolean unsafeAllowed =
         annotations != null && "true".equals(annotations.get(ALLOW_UNSAFE_DELETE));
-    if (targetView.servedVersions() > 1 && !unsafeAllowed) {
+    if (targetView.versionsInUse().size() > 1 && !unsafeAllowed) {
       var message =
           "deletion blocked: "
               + kind.targetNoun()
               + " "
               + target
-              + " serves "
-              + targetView.servedVersions()
-              + " versions, and without this config reads at a non-storage version would no"
-              + " longer be converted. Stop serving all but one version first, or annotate the"
-              + " config "
+              + " serves or stores "
+              + targetView.versionsInUse().size()
+              + " versions ("
+              + String.join(", ", targetView.versionsInUse())
+              + ": served, or listed in status.storedVersions), and without this config reads at"
+              + " a non-storage version, and of objects stored at an older one, would no longer be"
+              + " converted. Stop serving all but one version and re-store every object at the"
+              + " storage version (versio migrate-storage, which prunes status.storedVersions)"
+              + " first, or annotate the config "
               + ALLOW_UNSAFE_DELETE
               + "=\"true\" to delete anyway";
       var next =

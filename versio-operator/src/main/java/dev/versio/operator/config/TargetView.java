@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.versio.engine.json.EngineJson;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -14,7 +16,10 @@ import java.util.Objects;
  * @param generation {@code metadata.generation}
  * @param json the whole object, for the schema adapters
  * @param established the Established condition is True
- * @param servedVersions how many versions have {@code served: true}
+ * @param versionsInUse the versions objects are read at or still stored at: every version with
+ *     {@code served: true}, then every other one {@code status.storedVersions} lists (the apiserver
+ *     reads objects stored at such a version and converts them, served or not); with more than one,
+ *     strategy {@code None} would hand out unconverted objects
  * @param annotations {@code metadata.annotations} (never null)
  * @param managedByOperator whether the operator's field manager owns fields of it through apply
  */
@@ -23,7 +28,7 @@ public record TargetView(
     long generation,
     JsonNode json,
     boolean established,
-    int servedVersions,
+    List<String> versionsInUse,
     Map<String, String> annotations,
     boolean managedByOperator) {
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
@@ -36,6 +41,7 @@ public record TargetView(
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(json, "json");
     annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
+    versionsInUse = List.copyOf(versionsInUse);
   }
 
   /** Reads any CRD or XRD object. */
@@ -54,10 +60,15 @@ public record TargetView(
         established = true;
       }
     }
-    int served = 0;
+    var inUse = new LinkedHashSet<String>();
     for (var version : json.path("spec").path("versions")) {
       if (version.path("served").asBoolean(true)) {
-        served++;
+        inUse.add(version.path("name").asText());
+      }
+    }
+    for (var stored : json.path("status").path("storedVersions")) {
+      if (stored.isTextual()) {
+        inUse.add(stored.asText());
       }
     }
     var meta = object.getMetadata();
@@ -73,7 +84,7 @@ public record TargetView(
         meta.getGeneration() == null ? 0 : meta.getGeneration(),
         json,
         established,
-        served,
+        List.copyOf(inUse),
         meta.getAnnotations(),
         managed);
   }

@@ -35,7 +35,7 @@ class TargetViewTest {
 
     assertThat(view.name()).isEqualTo("caches.example.com");
     assertThat(view.generation()).isEqualTo(7);
-    assertThat(view.servedVersions()).isEqualTo(2);
+    assertThat(view.versionsInUse()).containsExactly("v1", "v2");
     assertThat(view.established()).isTrue();
     assertThat(view.annotations()).containsEntry("versio.dev/managed-by", "caches-config");
     assertThat(view.managedByOperator()).isFalse();
@@ -59,6 +59,28 @@ class TargetViewTest {
     assertThat(view.established()).isFalse();
     assertThat(view.generation()).isZero();
     assertThat(view.annotations()).isEmpty();
-    assertThat(view.servedVersions()).as("served defaults to true").isEqualTo(1);
+    assertThat(view.versionsInUse()).as("served defaults to true").containsExactly("v1");
+  }
+
+  @Test
+  void aVersionNoLongerServedButStillStoredIsInUse() {
+    var view =
+        of(
+            """
+            apiVersion: apiextensions.k8s.io/v1
+            kind: CustomResourceDefinition
+            metadata: {name: caches.example.com}
+            spec:
+              versions:
+              - {name: v1, served: false, storage: false}
+              - {name: v2, served: true, storage: true}
+              - {name: v3, served: false, storage: false}
+            status:
+              storedVersions: [v1, v2]
+            """);
+
+    assertThat(view.versionsInUse())
+        .as("objects stored at v1 are still read and converted; v3 is neither served nor stored")
+        .containsExactly("v2", "v1");
   }
 }
