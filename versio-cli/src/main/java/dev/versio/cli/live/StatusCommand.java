@@ -82,10 +82,27 @@ public final class StatusCommand implements Callable<Integer> {
       String handoverReason,
       String handoverMessage,
       boolean front,
-      String serving) {
+      String serving,
+      VersionLifecycle lifecycle) {
     /** The assigned server is not (yet) the one that serves the target. */
     boolean moving() {
       return assigned != null && serving != null && !assigned.equals(serving);
+    }
+
+    Row withLifecycle(VersionLifecycle versions) {
+      return new Row(
+          target,
+          config,
+          phase,
+          assigned,
+          named,
+          servedBy,
+          handoverStatus,
+          handoverReason,
+          handoverMessage,
+          front,
+          serving,
+          versions);
     }
   }
 
@@ -151,14 +168,24 @@ public final class StatusCommand implements Callable<Integer> {
           target == null
               ? null
               : client.apiextensions().v1().customResourceDefinitions().withName(target).get();
-      rows.add(
+      var row =
           row(
               "crd/" + c.getMetadata().getName(),
               target,
               c.getStatus(),
               definition,
               servers,
-              served));
+              served);
+      if (definition != null && c.getSpec() != null) {
+        var converted = new java.util.HashSet<String>();
+        converted.add(c.getSpec().hubVersion);
+        c.getSpec().spokes.forEach(spoke -> converted.add(spoke.version));
+        row =
+            row.withLifecycle(
+                VersionLifecycle.of(
+                    SERIALIZATION.convertValue(definition, JsonNode.class), converted));
+      }
+      rows.add(row);
     }
     try {
       for (var c : client.resources(XRDConversionConfig.class).list().getItems()) {
@@ -248,7 +275,8 @@ public final class StatusCommand implements Callable<Integer> {
         handover == null ? null : handover.getReason(),
         handover == null ? null : handover.getMessage(),
         front,
-        serving);
+        serving,
+        null);
   }
 
   private static final io.fabric8.kubernetes.client.utils.KubernetesSerialization SERIALIZATION =
@@ -309,8 +337,40 @@ public final class StatusCommand implements Callable<Integer> {
       h.put("status", r.handoverStatus());
       h.put("reason", r.handoverReason());
       h.put("message", r.handoverMessage());
+      var versions = t.putArray("versions");
+      var next = t.putObject("nextStep");
+      next.putNull("step");
+      next.putNull("version");
+      next.putNull("message");
+      if (r.lifecycle() != null) {
+        for (var v : r.lifecycle().versions()) {
+          var j = versions.addObject();
+          j.put("name", v.name());
+          j.put("served", v.served());
+          j.put("storage", v.storage());
+          j.put("stored", v.stored());
+          j.put("deprecated", v.deprecated());
+          j.put("converted", v.converted());
+        }
+        r.lifecycle()
+            .next()
+            .ifPresent(
+                step -> {
+                  next.put("step", stepName(step));
+                  next.put("version", step.version());
+                  next.put("message", step.describe(r.target()));
+                });
+      }
     }
     return o;
+  }
+
+  private static String stepName(VersionLifecycle.Step step) {
+    return switch (step) {
+      case VersionLifecycle.Step.Restore ignored -> "Restore";
+      case VersionLifecycle.Step.Remove ignored -> "Remove";
+      case VersionLifecycle.Step.StopServing ignored -> "StopServing";
+    };
   }
 
   private static void table(java.io.PrintWriter out, List<Row> rows) {
@@ -337,6 +397,12 @@ public final class StatusCommand implements Callable<Integer> {
                 + r.assigned()
                 + (r.handoverReason() == null ? "" : " (" + r.handoverReason() + ")")
                 + (r.handoverMessage() == null ? "" : ": " + r.handoverMessage()),
+            "      ");
+      }
+      if (r.lifecycle() != null && r.lifecycle().next().isPresent()) {
+        Output.wrap(
+            out,
+            "    next version step: " + r.lifecycle().next().get().describe(r.target()),
             "      ");
       }
     }

@@ -66,6 +66,9 @@ class StatusCommandIT {
     client.resource(Widgets.urlServer(from, fromUrl, "Cg==")).serverSideApply();
     client.resource(Widgets.urlServer(to, "https://127.0.0.1:40002", "Cg==")).serverSideApply();
     var crd = Widgets.crd(scope.apiGroup(), "widgets", "Widget");
+    crd.getSpec().getVersions().stream()
+        .filter(v -> v.getName().equals("v1"))
+        .forEach(v -> v.setDeprecated(true)); // on its way out: the next step is to stop serving it
     crd.getSpec()
         .setConversion(
             new io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceConversionBuilder()
@@ -124,10 +127,15 @@ class StatusCommandIT {
     assertThat(row.path("moving").asBoolean()).isTrue();
     assertThat(row.path("servedBy").get(0).asText()).isEqualTo(to + "/" + to + "-0");
     assertThat(row.path("handover").path("reason").asText()).isEqualTo("Waiting");
+    assertThat(row.path("versions").valueStream().map(v -> v.path("name").asText()))
+        .containsExactlyInAnyOrder("v1", "v2");
+    assertThat(row.path("nextStep").path("step").asText()).isEqualTo("StopServing");
+    assertThat(row.path("nextStep").path("version").asText()).isEqualTo("v1");
 
     out.getBuffer().setLength(0);
     assertThat(run("status", "--kubeconfig", kubeconfig)).isZero();
     assertThat(out.toString()).contains("moving: " + from + " -> " + to + " (Waiting)");
+    assertThat(out.toString()).contains("next version step: v1 is deprecated");
     assertThat(out.toString().lines().filter(l -> l.length() > 100)).isEmpty();
   }
 }
