@@ -70,6 +70,17 @@ done
 jq -e '.bomFormat == "CycloneDX" and (.components | length) > 50' "$rootfs/opt/versio/sbom.cdx.json" >/dev/null ||
   fail "the image has no CycloneDX SBOM of its jars at /opt/versio/sbom.cdx.json"
 log "annotations: source, revision, version, created, licenses on manifest and config; SBOM at /opt/versio/sbom.cdx.json ($(jq '.components | length' "$rootfs/opt/versio/sbom.cdx.json") components)"
+# the same SBOM attached to the image in the layout: an artifact whose subject is the image
+image_digest=$(jq -r '.manifests[0].digest' "$tmp/layout/index.json")
+artifact=$(jq -r '[.manifests[] | select(.artifactType == "application/vnd.cyclonedx+json")] | if length == 1 then .[0].digest else empty end' "$tmp/layout/index.json")
+[ -n "$artifact" ] || fail "the layout has not exactly one SBOM artifact (artifactType application/vnd.cyclonedx+json)" "$tmp/layout/index.json"
+artifact_manifest=$tmp/layout/blobs/$(echo "$artifact" | tr : /)
+[ "sha256:$(sha256sum "$artifact_manifest" | cut -d' ' -f1)" = "$artifact" ] || fail "the SBOM artifact's manifest does not match its digest"
+jq -e --arg d "$image_digest" '.subject.digest == $d and .artifactType == "application/vnd.cyclonedx+json" and .config.mediaType == "application/vnd.oci.empty.v1+json" and (.layers | length) == 1' \
+  "$artifact_manifest" >/dev/null || fail "the SBOM artifact does not refer to the image $image_digest" "$artifact_manifest"
+sbom_blob=$tmp/layout/blobs/$(jq -r '.layers[0].digest' "$artifact_manifest" | tr : /)
+cmp -s "$sbom_blob" "$rootfs/opt/versio/sbom.cdx.json" || fail "the attached SBOM differs from /opt/versio/sbom.cdx.json in the image"
+log "SBOM artifact: $artifact refers to the image ($image_digest) and holds the image's SBOM"
 provenance=$(dirname "$image")/versio-$tag-image.provenance.json
 if [ -f "$provenance" ]; then
   digest=$(jq -r '.manifests[0].digest' "$tmp/layout/index.json")

@@ -27,7 +27,7 @@ digest() {
   rm -rf "$tmp/layout" && mkdir -p "$tmp/layout"
   tar -xf "$image" -C "$tmp/layout" ./index.json
   local d
-  d=$(sed -nE 's/.*"digest":"(sha256:[0-9a-f]{64})".*/\1/p' "$tmp/layout/index.json")
+  d=$(jq -r '.manifests[0].digest // empty' "$tmp/layout/index.json")
   [ -n "$d" ] || fail "no manifest digest in the image's index.json"
   echo "$d"
 }

@@ -190,6 +190,10 @@ umoci config --image "$layout:$version" --created "$created" --author "Versio" \
   --manifest.annotation "org.opencontainers.image.source=$source" \
   --history.created "$created" --history.created_by "entrypoint java @/opt/versio/java.args, user 65532"
 umoci gc --layout "$layout"
+# the SBOM also as an artifact that refers to the image (after gc, which would drop it: umoci
+# knows no referrers)
+. hack/lib/oci-sbom.sh
+oci_attach_sbom "$layout" "$work/opt/app/sbom.cdx.json" "$created"
 
 out=$root/dist/versio-$version-image.oci.tar
 rm -f "$root"/dist/versio-*-image.oci.tar
@@ -204,5 +208,5 @@ PROVENANCE_SUBJECT_NAME="versio:$version" provenance_statement \
   "$root/dist/versio-$version-image.provenance.json" "$manifest_blob" "urn:versio:hack/image.sh" \
   "hack/image.sh${*:+ $*}" "$archive" "$deb"
 log "done: dist/$(basename "$out") ($compressed MiB compressed; $unpacked MiB unpacked); tag $version"
-log "SBOM: /opt/versio/sbom.cdx.json in the image, dist/versio-$version-image.sbom.cdx.json next to it"
+log "SBOM: /opt/versio/sbom.cdx.json in the image, attached to it in the layout (artifactType application/vnd.cyclonedx+json, subject the image), dist/versio-$version-image.sbom.cdx.json next to it"
 log "provenance: dist/versio-$version-image.provenance.json (subject versio:$version, the manifest digest; unsigned)"
