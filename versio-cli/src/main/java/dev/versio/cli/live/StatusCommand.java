@@ -164,10 +164,12 @@ public final class StatusCommand implements Callable<Integer> {
     var rows = new ArrayList<Row>();
     for (var c : client.resources(CRDConversionConfig.class).list().getItems()) {
       var target = c.getSpec() == null ? null : c.getSpec().targetName();
-      var definition =
+      var crd =
           target == null
               ? null
               : client.apiextensions().v1().customResourceDefinitions().withName(target).get();
+      // read as JSON once: for the endpoint it names and for its versions
+      var definition = crd == null ? null : SERIALIZATION.convertValue(crd, JsonNode.class);
       var row =
           row(
               "crd/" + c.getMetadata().getName(),
@@ -180,10 +182,7 @@ public final class StatusCommand implements Callable<Integer> {
         var converted = new java.util.HashSet<String>();
         converted.add(c.getSpec().hubVersion);
         c.getSpec().spokes.forEach(spoke -> converted.add(spoke.version));
-        row =
-            row.withLifecycle(
-                VersionLifecycle.of(
-                    SERIALIZATION.convertValue(definition, JsonNode.class), converted));
+        row = row.withLifecycle(VersionLifecycle.of(definition, converted));
       }
       rows.add(row);
     }
@@ -229,7 +228,10 @@ public final class StatusCommand implements Callable<Integer> {
     String named = null;
     boolean front = false;
     if (definition != null) {
-      var json = SERIALIZATION.convertValue(definition, JsonNode.class);
+      var json =
+          definition instanceof JsonNode node
+              ? node
+              : SERIALIZATION.convertValue(definition, JsonNode.class);
       for (var server : servers) {
         if (EndpointMatch.names(server, json)) {
           named = server.getMetadata().getName();

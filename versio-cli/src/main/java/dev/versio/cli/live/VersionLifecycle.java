@@ -106,8 +106,8 @@ record VersionLifecycle(List<Version> versions, Optional<Step> next) {
     if (storage == null) {
       return Optional.empty();
     }
-    var others = versions.stream().filter(v -> v.stored() && !v.storage()).map(Version::name);
-    var restore = others.toList();
+    var restore =
+        versions.stream().filter(v -> v.stored() && !v.storage()).map(Version::name).toList();
     if (!restore.isEmpty()) {
       return Optional.of(new Step.Restore(storage, restore));
     }
