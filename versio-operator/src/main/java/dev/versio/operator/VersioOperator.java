@@ -20,6 +20,7 @@ import dev.versio.operator.ha.OwnedReconciler;
 import dev.versio.operator.ha.ShardWriteGate;
 import dev.versio.operator.ha.TakeoverLane;
 import dev.versio.operator.metrics.OperatorMetrics;
+import dev.versio.operator.migrate.StorageMigrations;
 import dev.versio.operator.ops.OpsServer;
 import dev.versio.operator.served.ServedTargetsWatch;
 import dev.versio.operator.server.ServerReconciler;
@@ -192,8 +193,13 @@ public final class VersioOperator implements AutoCloseable {
       triggers.lookUpIn(cache::crdConfig);
       new ConfigWatches<>(ConfigKind.CRD, cache, triggers, metrics, options).register();
       viewChanged.add(servedGate.onViewChanged(ConfigKind.CRD.kind(), triggers::now));
+      var migrations =
+          new StorageMigrations(
+              client, clock, name -> triggers.now(List.of(name)), metrics::storageMigrationObjects);
+      closeables.add(migrations);
       var reconciler =
-          new CRDConfigReconciler(cache, writer, metrics, triggers, handover, options, clock);
+          new CRDConfigReconciler(
+              cache, writer, metrics, triggers, handover, options, migrations, clock);
       register(
           new OwnedReconciler.CrdConfigs(reconciler, ConfigReconciler.FINALIZER, writer, waits),
           "crdconversionconfig",

@@ -33,6 +33,9 @@ public class ConversionConfigStatus {
   public String lastAppliedPlanHash;
   public String message;
 
+  /** The target's storage migration (CRD configs), once one was started. */
+  public StorageMigrationStatus storageMigration;
+
   /**
    * Who wrote this status: the operator replica and the ownership epoch of this object's shard,
    * {@code <replica>/<epoch>} (see docs/ha.md). Not part of what the operator compares.

@@ -4,6 +4,7 @@ import dev.versio.cli.offline.LoadError;
 import dev.versio.cli.offline.Output;
 import dev.versio.cli.offline.OutputFormat;
 import dev.versio.engine.json.EngineJson;
+import dev.versio.operator.migrate.Pacer;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.Callable;

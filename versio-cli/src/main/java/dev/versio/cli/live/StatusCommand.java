@@ -3,6 +3,7 @@ package dev.versio.cli.live;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.versio.api.config.CRDConversionConfig;
 import dev.versio.api.config.ConversionConfigStatus;
+import dev.versio.api.config.StorageMigrationStatus;
 import dev.versio.api.config.XRDConversionConfig;
 import dev.versio.api.served.ServedTargetsCodec;
 import dev.versio.api.server.ConversionWebhookServer;
@@ -83,7 +84,8 @@ public final class StatusCommand implements Callable<Integer> {
       String handoverMessage,
       boolean front,
       String serving,
-      VersionLifecycle lifecycle) {
+      VersionLifecycle lifecycle,
+      StorageMigrationStatus migration) {
     /** The assigned server is not (yet) the one that serves the target. */
     boolean moving() {
       return assigned != null && serving != null && !assigned.equals(serving);
@@ -102,7 +104,8 @@ public final class StatusCommand implements Callable<Integer> {
           handoverMessage,
           front,
           serving,
-          versions);
+          versions,
+          migration);
     }
   }
 
@@ -278,7 +281,8 @@ public final class StatusCommand implements Callable<Integer> {
         handover == null ? null : handover.getMessage(),
         front,
         serving,
-        null);
+        null,
+        status == null ? null : status.storageMigration);
   }
 
   private static final io.fabric8.kubernetes.client.utils.KubernetesSerialization SERIALIZATION =
@@ -363,6 +367,21 @@ public final class StatusCommand implements Callable<Integer> {
                   next.put("message", step.describe(r.target()));
                 });
       }
+      var migration = r.migration();
+      if (migration == null) {
+        t.putNull("storageMigration");
+      } else {
+        var m = t.putObject("storageMigration");
+        m.put("phase", migration.phase);
+        m.put("storageVersion", migration.storageVersion);
+        m.put("handled", migration.handled);
+        m.put("total", migration.total);
+        m.put("failed", migration.failed);
+        m.put("resumed", migration.resumed);
+        m.put("startedAt", migration.startedAt);
+        m.put("finishedAt", migration.finishedAt);
+        m.put("message", migration.message);
+      }
     }
     return o;
   }
@@ -407,6 +426,9 @@ public final class StatusCommand implements Callable<Integer> {
             "    next version step: " + r.lifecycle().next().get().describe(r.target()),
             "      ");
       }
+      if (r.migration() != null) {
+        Output.wrap(out, "    storage migration: " + migrationLine(r.migration()), "      ");
+      }
     }
     Output.wrap(
         out,
@@ -415,6 +437,33 @@ public final class StatusCommand implements Callable<Integer> {
             + " served-target Leases list the target (as published; the operator judges which are"
             + " live).",
         "  ");
+  }
+
+  /**
+   * A storage migration in one line: a progress bar while it runs (of the apiserver's estimate of
+   * the total), else how it ended.
+   */
+  static String migrationLine(StorageMigrationStatus m) {
+    long handled = m.handled == null ? 0 : m.handled;
+    var phase = m.phase == null ? "?" : m.phase;
+    if ("Running".equals(phase) || "Pruning".equals(phase)) {
+      long total = m.total == null ? 0 : Math.max(m.total, handled);
+      int width = 20;
+      int filled = total == 0 ? 0 : (int) (handled * width / total);
+      return phase
+          + " ["
+          + "#".repeat(filled)
+          + ".".repeat(width - filled)
+          + "] "
+          + handled
+          + "/"
+          + (total == 0 ? "?" : total)
+          + (total == 0 ? "" : " (" + handled * 100 / total + " %)")
+          + " at "
+          + m.storageVersion
+          + (m.resumed != null && m.resumed > 0 ? ", continued " + m.resumed + "×" : "");
+    }
+    return phase + (m.message == null ? "" : ": " + m.message);
   }
 
   private static String fit(String s, int width) {

@@ -1,8 +1,8 @@
 package dev.versio.cli.live;
 
 import dev.versio.cli.offline.LoadError;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import dev.versio.operator.migrate.ObjectRewriter;
+import dev.versio.operator.migrate.Pacer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
@@ -63,8 +63,9 @@ final class StorageMigration {
     var stored = StoredResource.read(client, crdName);
     var storage = stored.storageVersion();
     var before = stored.storedVersions();
-    var namespaced = stored.namespaced();
-    var api = client.genericKubernetesResources(stored.storageContext());
+    var server = client.getMasterUrl().toString();
+    var rewriter =
+        new ObjectRewriter(client, stored.storageContext(), e -> ClusterErrors.describe(server, e));
     long rewritten = 0;
     long writtenMeanwhile = 0;
     long deletedMeanwhile = 0;
@@ -73,23 +74,15 @@ final class StorageMigration {
     int restarts = 0;
     long handled = 0;
     do {
-      var options = new ListOptionsBuilder().withLimit((long) pageSize).withContinue(next).build();
-      List<GenericKubernetesResource> items;
-      String continueToken;
-      long remaining;
+      ObjectRewriter.Page page;
       try {
-        var page = namespaced ? api.inAnyNamespace().list(options) : api.list(options);
-        items = page.getItems();
-        continueToken = page.getMetadata().getContinue();
-        remaining =
-            page.getMetadata().getRemainingItemCount() == null
-                ? 0
-                : page.getMetadata().getRemainingItemCount();
+        page = rewriter.page(next, pageSize, pacer, dryRun, () -> true);
       } catch (KubernetesClientException e) {
         if (e.getCode() == 410 && next != null && restarts < MAX_LIST_RESTARTS) {
-          // The continue token expired (etcd compacted); start over, rewriting is idempotent.
+          // The continue token expired (etcd compacted): go on from the apiserver's fresh token,
+          // or else start over; rewriting is idempotent.
           restarts++;
-          next = null;
+          next = ObjectRewriter.freshToken(e).orElse(null);
           continue;
         }
         throw new LoadError(
@@ -98,37 +91,16 @@ final class StorageMigration {
                 + " at its storage version "
                 + storage
                 + ": "
-                + ClusterErrors.describe(client.getMasterUrl().toString(), e)
+                + ClusterErrors.describe(server, e)
                 + " (check that its conversion webhook serves and that you may list it)");
       }
-      for (var item : items) {
-        pacer.acquire();
-        var resource =
-            namespaced
-                ? api.inNamespace(item.getMetadata().getNamespace()).resource(item)
-                : api.resource(item);
-        try {
-          if (dryRun) {
-            resource.dryRun().update();
-          } else {
-            resource.update();
-          }
-          rewritten++;
-        } catch (KubernetesClientException e) {
-          switch (e.getCode()) {
-            case 409 -> writtenMeanwhile++;
-            case 404 -> deletedMeanwhile++;
-            default ->
-                failures.add(
-                    describe(item)
-                        + ": "
-                        + ClusterErrors.describe(client.getMasterUrl().toString(), e));
-          }
-        }
-        handled++;
-      }
-      listener.progress(handled, handled + remaining);
-      next = continueToken == null || continueToken.isEmpty() ? null : continueToken;
+      rewritten += page.rewritten();
+      writtenMeanwhile += page.writtenMeanwhile();
+      deletedMeanwhile += page.deletedMeanwhile();
+      failures.addAll(page.failures());
+      handled += page.handled();
+      listener.progress(handled, handled + page.remaining());
+      next = page.next();
     } while (next != null);
 
     var after = before;
@@ -181,10 +153,5 @@ final class StorageMigration {
         pruned,
         reason,
         Duration.between(started, clock.instant()));
-  }
-
-  private static String describe(GenericKubernetesResource item) {
-    var ns = item.getMetadata().getNamespace();
-    return (ns == null ? "" : ns + "/") + item.getMetadata().getName();
   }
 }

@@ -47,7 +47,9 @@ record VersionLifecycle(List<Version> versions, Optional<Step> next) {
             + String.join(", ", others)
             + "): versio migrate-storage --crd-name "
             + crd
-            + ", which prunes status.storedVersions once every object is handled; until then "
+            + ", or let the operator do it (annotate the config versio.dev/migrate-storage=<a new"
+            + " value>); either prunes status.storedVersions once every object is handled; until"
+            + " then "
             + String.join(" and ", others)
             + " must keep "
             + (others.size() == 1 ? "its spoke" : "their spokes");

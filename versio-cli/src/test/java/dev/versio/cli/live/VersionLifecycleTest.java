@@ -33,6 +33,7 @@ class VersionLifecycleTest {
         .contains(new VersionLifecycle.Step.Restore("v2", java.util.List.of("v1")));
     assertThat(lifecycle.next().orElseThrow().describe("caches.example.com"))
         .contains("versio migrate-storage --crd-name caches.example.com")
+        .contains("versio.dev/migrate-storage=")
         .contains("v1 must keep its spoke");
     assertThat(lifecycle.versions())
         .extracting(VersionLifecycle.Version::stored)

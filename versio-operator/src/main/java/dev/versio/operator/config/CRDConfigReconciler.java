@@ -6,6 +6,7 @@ import dev.versio.operator.cluster.ClusterCache;
 import dev.versio.operator.fanout.ConfigTriggers;
 import dev.versio.operator.gate.HandoverGate;
 import dev.versio.operator.metrics.OperatorMetrics;
+import dev.versio.operator.migrate.StorageMigrations;
 import dev.versio.operator.write.ClusterWriter;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -24,7 +25,8 @@ public final class CRDConfigReconciler extends ConfigReconciler<CRDConversionCon
       ConfigTriggers<CRDConversionConfig> triggers,
       HandoverGate handover,
       OperatorOptions options,
+      StorageMigrations migrations,
       Clock clock) {
-    super(ConfigKind.CRD, cache, writer, metrics, triggers, handover, options, clock);
+    super(ConfigKind.CRD, cache, writer, metrics, triggers, handover, options, migrations, clock);
   }
 }

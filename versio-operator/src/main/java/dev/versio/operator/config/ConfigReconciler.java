@@ -16,6 +16,7 @@ import dev.versio.operator.gate.CaBundleSource;
 import dev.versio.operator.gate.HandoverGate;
 import dev.versio.operator.gate.ServerReadyGate;
 import dev.versio.operator.metrics.OperatorMetrics;
+import dev.versio.operator.migrate.StorageMigrations;
 import dev.versio.operator.status.Analysis;
 import dev.versio.operator.status.Conditions;
 import dev.versio.operator.status.ConfigStatusPolicy;
@@ -77,6 +78,7 @@ public abstract class ConfigReconciler<
   private final TargetConsent consent;
   private final Clock clock;
   private final ConfigAnalyzer analyzer = new ConfigAnalyzer();
+  private final StorageMigrationStep storageMigration;
 
   protected ConfigReconciler(
       ConfigKind<C> kind,
@@ -86,8 +88,11 @@ public abstract class ConfigReconciler<
       ConfigTriggers<C> triggers,
       HandoverGate handover,
       OperatorOptions options,
+      StorageMigrations migrations,
       Clock clock) {
     this.kind = kind;
+    this.storageMigration =
+        migrations == null ? null : new StorageMigrationStep(migrations, writer);
     this.cache = cache;
     this.writer = writer;
     this.metrics = metrics;
@@ -112,7 +117,18 @@ public abstract class ConfigReconciler<
     var previous = config.getStatus();
     var run = new Run(config);
     var observation = run.observe();
-    var decision = ConfigStatusPolicy.next(previous, observation, clock.instant());
+    var now = clock.instant();
+    var decision = ConfigStatusPolicy.next(previous, observation, now);
+    if (storageMigration != null) {
+      storageMigration.fold(
+          config,
+          config.getSpec(),
+          previous,
+          decision.status(),
+          run.targetView,
+          run.generation,
+          now);
+    }
     writeStatus(config, previous, decision.status());
     decision
         .change()
@@ -298,6 +314,7 @@ public abstract class ConfigReconciler<
     private final long generation;
     private final String target;
     private String revertError;
+    private TargetView targetView;
 
     Run(C config) {
       this.config = config;
@@ -324,6 +341,7 @@ public abstract class ConfigReconciler<
         return found.stop();
       }
       var targetView = found.value();
+      this.targetView = targetView;
       var consented = requireConsent(targetView);
       if (consented.stops()) {
         return consented.stop();
@@ -714,6 +732,9 @@ public abstract class ConfigReconciler<
       return DeleteControl.noFinalizerRemoval();
     }
     var name = config.getMetadata().getName();
+    if (storageMigration != null) {
+      storageMigration.forget(name);
+    }
     var status = config.getStatus();
     var phase = status == null ? null : Phase.of(status.phase);
     boolean pointsAtWebhook =

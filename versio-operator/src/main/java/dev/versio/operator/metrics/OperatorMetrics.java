@@ -169,6 +169,23 @@ public final class OperatorMetrics {
         .increment();
   }
 
+  /**
+   * {@code versio_operator_storage_migration_objects_total{target, outcome}}: objects a storage
+   * migration handled, by outcome ({@code rewritten}, {@code written_meanwhile}, {@code
+   * deleted_meanwhile}, {@code failed}).
+   */
+  public void storageMigrationObjects(String target, String outcome, long count) {
+    if (count == 0) {
+      return;
+    }
+    Counter.builder("versio.operator.storage.migration.objects")
+        .description("Objects a storage migration handled, by outcome")
+        .tag("target", target)
+        .tag("outcome", outcome)
+        .register(registry)
+        .increment(count);
+  }
+
   /** A watch mapping could not list what it maps to; the event is dropped until the next resync. */
   public void watchMapListError(String mapFunc) {
     Counter.builder("versio.operator.watch.map.list.errors")

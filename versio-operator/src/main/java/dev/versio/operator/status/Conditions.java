@@ -19,6 +19,7 @@ public final class Conditions {
   public static final String STALE = "Stale";
   public static final String DELETION_BLOCKED = "DeletionBlocked";
   public static final String HANDOVER_READY = "HandoverReady";
+  public static final String STORAGE_MIGRATED = "StorageMigrated";
 
   private Conditions() {}
 

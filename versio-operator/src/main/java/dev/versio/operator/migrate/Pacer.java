@@ -1,10 +1,10 @@
-package dev.versio.cli.live;
+package dev.versio.operator.migrate;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /** Spaces out writes so a migration never sends more than its rate to the apiserver. */
-interface Pacer {
+public interface Pacer {
   /** Waits until the next write may start. */
   void acquire();
 

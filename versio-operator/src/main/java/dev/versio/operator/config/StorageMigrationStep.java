@@ -1,0 +1,107 @@
+package dev.versio.operator.config;
+
+import dev.versio.api.config.CRDConversionConfigSpec;
+import dev.versio.api.config.ConversionConfigStatus;
+import dev.versio.api.config.StorageMigrationStatus;
+import dev.versio.operator.migrate.MigrationCondition;
+import dev.versio.operator.migrate.MigrationDecision.Phases;
+import dev.versio.operator.migrate.StorageMigrations;
+import dev.versio.operator.migrate.StorageTarget;
+import dev.versio.operator.status.Conditions;
+import dev.versio.operator.status.Phase;
+import dev.versio.operator.write.ClusterWriter;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * The last step of a CRD config's reconcile: starts, continues or cancels the target's storage
+ * migration, folds its progress into the status about to be written ({@code
+ * status.storageMigration} and the {@code StorageMigrated} condition) and announces a change of its
+ * phase as an Event.
+ */
+final class StorageMigrationStep {
+  private final StorageMigrations migrations;
+  private final ClusterWriter writer;
+
+  StorageMigrationStep(StorageMigrations migrations, ClusterWriter writer) {
+    this.migrations = migrations;
+    this.writer = writer;
+  }
+
+  /**
+   * @param previous the status as last written
+   * @param next the status this reconcile writes (changed here)
+   * @param target the target as this reconcile found it, or null when it found none
+   */
+  void fold(
+      HasMetadata config,
+      Object spec,
+      ConversionConfigStatus previous,
+      ConversionConfigStatus next,
+      TargetView target,
+      long generation,
+      Instant now) {
+    if (!(spec instanceof CRDConversionConfigSpec crdSpec) || target == null) {
+      return;
+    }
+    var stored = StorageTarget.of(target.json()).orElse(null);
+    if (stored == null) {
+      return;
+    }
+    boolean applied = Phase.of(next.phase) == Phase.APPLIED;
+    var before = previous == null ? null : previous.storageMigration;
+    next.storageMigration =
+        migrations.observe(
+            config,
+            crdSpec.storageMigration,
+            before,
+            stored,
+            applied,
+            () -> writer.mayWrite(config));
+    MigrationCondition.of(stored, next.storageMigration, crdSpec.storageMigration, applied)
+        .ifPresentOrElse(
+            check ->
+                Conditions.set(
+                    next.conditions,
+                    Conditions.STORAGE_MIGRATED,
+                    check.ok(),
+                    check.reason(),
+                    check.message(),
+                    generation,
+                    now),
+            () -> Conditions.remove(next.conditions, Conditions.STORAGE_MIGRATED));
+    announce(config, before, next.storageMigration);
+  }
+
+  /** Stops the migration of a config being deleted. */
+  void forget(String config) {
+    migrations.forget(config);
+  }
+
+  private void announce(
+      HasMetadata config, StorageMigrationStatus before, StorageMigrationStatus after) {
+    if (after == null) {
+      return;
+    }
+    boolean sameRun = before != null && Objects.equals(before.startedAt, after.startedAt);
+    boolean resumedHere =
+        sameRun && !Objects.equals(before.resumed, after.resumed) && after.resumed != null;
+    if (sameRun && Objects.equals(before.phase, after.phase) && !resumedHere) {
+      return;
+    }
+    switch (after.phase) {
+      case Phases.RUNNING, Phases.PRUNING ->
+          writer.event(
+              config,
+              false,
+              "StorageMigration" + (resumedHere ? "Continued" : "Started"),
+              after.message);
+      case Phases.SUCCEEDED -> writer.event(config, false, "StorageMigrated", after.message);
+      case Phases.FAILED -> writer.event(config, true, "StorageMigrationFailed", after.message);
+      case Phases.CANCELLED ->
+          writer.event(config, false, "StorageMigrationCancelled", after.message);
+      default -> {}
+    }
+  }
+}

@@ -1,0 +1,89 @@
+package dev.versio.operator.migrate;
+
+import dev.versio.api.config.StorageMigrationSpec;
+import dev.versio.api.config.StorageMigrationStatus;
+import java.util.Set;
+
+/**
+ * Whether a reconcile of a config starts, continues, cancels or leaves its target's storage
+ * migration, as a pure function of what it observed (no client, no clock).
+ */
+public sealed interface MigrationDecision {
+  /**
+   * Starts a run from the first page; {@code request} is the annotation value that asked, if any.
+   */
+  record Start(String request) implements MigrationDecision {}
+
+  /**
+   * Continues the run that {@code from} records (another replica, or this one before a restart).
+   */
+  record Resume(StorageMigrationStatus from) implements MigrationDecision {}
+
+  /** Stops the running one; what was migrated stays, {@code storedVersions} is left alone. */
+  record Cancel() implements MigrationDecision {}
+
+  /** Nothing to start or stop. */
+  record Keep() implements MigrationDecision {}
+
+  /** Phases in which a run is under way (recorded by a replica that may have stopped since). */
+  Set<String> UNDER_WAY = Set.of(Phases.RUNNING, Phases.PRUNING);
+
+  /** The phase names of {@code status.storageMigration.phase}. */
+  final class Phases {
+    public static final String RUNNING = "Running";
+    public static final String PRUNING = "Pruning";
+    public static final String SUCCEEDED = "Succeeded";
+    public static final String FAILED = "Failed";
+    public static final String CANCELLED = "Cancelled";
+
+    private Phases() {}
+  }
+
+  /**
+   * @param spec {@code spec.storageMigration} (null: Manual with the defaults)
+   * @param request the config's {@value StorageMigrationSpec#REQUEST_ANNOTATION} annotation, or
+   *     null
+   * @param previous {@code status.storageMigration} as last written, or null
+   * @param target the target CRD now
+   * @param applied whether the config is Applied: its conversion serves every version in use
+   * @param runningHere whether this replica runs (or queued) a migration of this config now
+   */
+  static MigrationDecision decide(
+      StorageMigrationSpec spec,
+      String request,
+      StorageMigrationStatus previous,
+      StorageTarget target,
+      boolean applied,
+      boolean runningHere) {
+    boolean underWay = previous != null && UNDER_WAY.contains(previous.phase);
+    if (StorageMigrationSpec.CANCEL.equals(request)) {
+      return runningHere || underWay ? new Cancel() : new Keep();
+    }
+    if (runningHere || !applied) {
+      // a run here goes on by itself; without a converting webhook nothing starts or resumes
+      return new Keep();
+    }
+    if (underWay) {
+      // a run for an older storage version is worth nothing now: end it, then start afresh
+      return target.storageVersion().equals(previous.storageVersion)
+          ? new Resume(previous)
+          : new Cancel();
+    }
+    boolean newRequest =
+        request != null
+            && !request.isBlank()
+            && (previous == null || !request.equals(previous.request));
+    if (newRequest) {
+      return new Start(request);
+    }
+    boolean automatic = spec != null && spec.automatic();
+    boolean gaveUp =
+        previous != null
+            && target.storageVersion().equals(previous.storageVersion)
+            && (Phases.FAILED.equals(previous.phase) || Phases.CANCELLED.equals(previous.phase));
+    if (automatic && target.needsMigration() && !gaveUp) {
+      return new Start(null);
+    }
+    return new Keep();
+  }
+}

@@ -1,0 +1,254 @@
+package dev.versio.operator;
+
+import static dev.versio.operator.OperatorFixture.awaitConfig;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.versio.api.config.CRDConversionConfig;
+import dev.versio.api.config.StorageMigrationSpec;
+import dev.versio.operator.status.Conditions;
+import dev.versio.testkit.ControlPlane;
+import dev.versio.testkit.Crds;
+import dev.versio.testkit.KubeApiServerTest;
+import dev.versio.testkit.KubeTestScope;
+import dev.versio.webhook.WebhookServer;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The operator re-stores a target's objects after its storage version was promoted, then prunes
+ * {@code status.storedVersions}, on a real apiserver. Proof that every object really is stored at
+ * the new version: the old version is then removed from the CRD (which the apiserver refuses while
+ * {@code storedVersions} lists it) and every object still reads, with the converted field.
+ */
+@KubeApiServerTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class StorageMigrationIT {
+  private static final String SERVER = "storage-migration";
+
+  private KubernetesClient client;
+  private WebhookServer webhook;
+  private VersioOperator operator;
+
+  @BeforeAll
+  void start(KubernetesClient client, ControlPlane controlPlane, @TempDir Path certDir)
+      throws Exception {
+    this.client = client;
+    OperatorFixture.installVersioCrds(client);
+    var caBundle = OperatorFixture.writeCertificate(certDir);
+    webhook = OperatorFixture.startWebhookServer(controlPlane.adminClient(), SERVER, certDir);
+    var url = "https://127.0.0.1:" + webhook.conversionPort();
+    client.resource(OperatorFixture.urlServer(SERVER, url, caBundle)).serverSideApply();
+  }
+
+  @AfterEach
+  void stopOperator() {
+    if (operator != null) {
+      operator.close();
+      operator = null;
+    }
+  }
+
+  @AfterAll
+  void stop() {
+    if (webhook != null) {
+      webhook.close();
+    }
+  }
+
+  @Test
+  void anAutomaticConfigReStoresEveryObjectAtThePromotedVersionAndPrunesStoredVersions(
+      KubeTestScope scope) {
+    var target = promotedWidgets(scope, 23);
+    operator = OperatorFixture.start(client, OperatorFixture.options(), Clock.systemUTC());
+    var name = scope.name("auto");
+    client.resource(config(name, target, "Automatic", 1000, 5)).create();
+
+    var done = awaitConfig(client, name, s -> phaseOf(s.storageMigration).equals("Succeeded"));
+
+    var migration = done.getStatus().storageMigration;
+    assertThat(migration.handled).isEqualTo(23);
+    assertThat(migration.rewritten + migration.writtenMeanwhile).isEqualTo(23);
+    assertThat(migration.failed).isZero();
+    assertThat(migration.storedVersionsBefore).containsExactly("v1", "v2");
+    assertThat(migration.finishedAt).isNotNull();
+    var condition =
+        Conditions.find(done.getStatus().conditions, Conditions.STORAGE_MIGRATED).orElseThrow();
+    assertThat(condition.getStatus()).isEqualTo("True");
+    assertThat(condition.getMessage()).contains("lists only v2");
+    assertThat(storedVersions(target)).containsExactly("v2");
+    assertThat(reasonsOfEvents(name)).contains("StorageMigrationStarted", "StorageMigrated");
+    assertEveryObjectIsStoredAtV2(scope, target, 23);
+  }
+
+  private List<String> reasonsOfEvents(String config) {
+    return client.v1().events().inNamespace("default").list().getItems().stream()
+        .filter(e -> config.equals(e.getInvolvedObject().getName()))
+        .map(e -> e.getReason())
+        .toList();
+  }
+
+  @Test
+  void aMigrationInterruptedByARestartContinuesFromItsLastPageInsteadOfStartingOver(
+      KubeTestScope scope) {
+    int objects = 40;
+    var target = promotedWidgets(scope, objects);
+    operator = OperatorFixture.start(client, OperatorFixture.options(), Clock.systemUTC());
+    var name = scope.name("resume");
+    // Manual: nothing happens until the annotation asks; 10 writes/s, so the run takes ~4 s
+    client.resource(config(name, target, "Manual", 10, 5)).create();
+    awaitConfig(
+        client,
+        name,
+        s ->
+            "Applied".equals(s.phase)
+                && Conditions.find(s.conditions, Conditions.STORAGE_MIGRATED)
+                    .map(c -> "MigrationNeeded".equals(c.getReason()))
+                    .orElse(false));
+    OperatorFixture.mergePatch(
+        client,
+        CRDConversionConfig.class,
+        name,
+        "{\"metadata\":{\"annotations\":{\""
+            + StorageMigrationSpec.REQUEST_ANNOTATION
+            + "\":\"run-1\"}}}");
+    var midway =
+        awaitConfig(
+                client,
+                name,
+                s ->
+                    s.storageMigration != null
+                        && "Running".equals(s.storageMigration.phase)
+                        && s.storageMigration.handled >= 10)
+            .getStatus()
+            .storageMigration;
+    operator.close();
+    operator = null;
+    var atStop = client.resources(CRDConversionConfig.class).withName(name).get().getStatus();
+    assertThat(atStop.storageMigration.phase).isEqualTo("Running");
+    assertThat(atStop.storageMigration.continueToken).isNotBlank();
+    assertThat(atStop.storageMigration.handled).isLessThan(objects);
+    assertThat(storedVersions(target)).containsExactly("v1", "v2");
+
+    operator = OperatorFixture.start(client, OperatorFixture.options(), Clock.systemUTC());
+    var done = awaitConfig(client, name, s -> phaseOf(s.storageMigration).equals("Succeeded"));
+
+    var migration = done.getStatus().storageMigration;
+    assertThat(migration.resumed).as("continued once, by the new operator").isEqualTo(1);
+    assertThat(migration.startedAt).as("the same run").isEqualTo(midway.startedAt);
+    assertThat(migration.request).isEqualTo("run-1");
+    assertThat(migration.handled)
+        .as("every object counted once: the run went on from its last recorded page")
+        .isEqualTo(objects);
+    assertThat(storedVersions(target)).containsExactly("v2");
+    assertThat(reasonsOfEvents(name)).contains("StorageMigrationContinued", "StorageMigrated");
+    assertEveryObjectIsStoredAtV2(scope, target, objects);
+  }
+
+  /**
+   * A Widget CRD whose objects were created while v1 was the storage version, then v2 promoted:
+   * {@code storedVersions} lists both.
+   */
+  private String promotedWidgets(KubeTestScope scope, int objects) {
+    var crd = OperatorFixture.widgetCrd(scope.apiGroup(), "widgets", "Widget");
+    crd.getSpec().getVersions().forEach(v -> v.setStorage(v.getName().equals("v1")));
+    client.resource(crd).create();
+    var name = crd.getMetadata().getName();
+    Crds.awaitEstablished(client, name);
+    var v1 = client.genericKubernetesResources(widgets(scope, "v1")).inNamespace(scope.namespace());
+    for (int i = 0; i < objects; i++) {
+      v1.resource(
+              new GenericKubernetesResourceBuilder()
+                  .withApiVersion(scope.apiGroup() + "/v1")
+                  .withKind("Widget")
+                  .withNewMetadata()
+                  .withName("w" + i)
+                  .endMetadata()
+                  .withAdditionalProperties(Map.of("spec", Map.of("size", i)))
+                  .build())
+          .create();
+    }
+    client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .withName(name)
+        .edit(
+            c -> {
+              c.getSpec().getVersions().forEach(v -> v.setStorage(v.getName().equals("v2")));
+              return c;
+            });
+    assertThat(storedVersions(name)).containsExactly("v1", "v2");
+    return name;
+  }
+
+  /**
+   * Removes v1 from the CRD (refused while {@code storedVersions} lists it) and reads every object
+   * at v2: one still stored at v1 could not be read any more.
+   */
+  private void assertEveryObjectIsStoredAtV2(KubeTestScope scope, String target, int objects) {
+    client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .withName(target)
+        .edit(
+            c -> {
+              c.getSpec().getVersions().removeIf(v -> v.getName().equals("v1"));
+              return c;
+            });
+    var v2 = client.genericKubernetesResources(widgets(scope, "v2")).inNamespace(scope.namespace());
+    assertThat(v2.list().getItems()).hasSize(objects);
+    for (int i = 0; i < objects; i++) {
+      assertThat(v2.withName("w" + i).get().getAdditionalProperties().get("spec"))
+          .as("w%d, converted by the rename once and stored at v2", i)
+          .isEqualTo(Map.of("replicas", i));
+    }
+  }
+
+  private List<String> storedVersions(String crd) {
+    return client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .withName(crd)
+        .get()
+        .getStatus()
+        .getStoredVersions();
+  }
+
+  private static String phaseOf(dev.versio.api.config.StorageMigrationStatus migration) {
+    return migration == null || migration.phase == null ? "" : migration.phase;
+  }
+
+  private static CRDConversionConfig config(
+      String name, String target, String policy, int rate, int pageSize) {
+    var config = OperatorFixture.renameConfig(name, target, SERVER);
+    var migration = new StorageMigrationSpec();
+    migration.policy = policy;
+    migration.rate = rate;
+    migration.pageSize = pageSize;
+    config.getSpec().storageMigration = migration;
+    return config;
+  }
+
+  private static ResourceDefinitionContext widgets(KubeTestScope scope, String version) {
+    return new ResourceDefinitionContext.Builder()
+        .withGroup(scope.apiGroup())
+        .withVersion(version)
+        .withKind("Widget")
+        .withPlural("widgets")
+        .withNamespaced(true)
+        .build();
+  }
+}

@@ -1,0 +1,132 @@
+package dev.versio.operator.migrate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.versio.api.config.StorageMigrationSpec;
+import dev.versio.api.config.StorageMigrationStatus;
+import dev.versio.operator.migrate.MigrationDecision.Phases;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class MigrationDecisionTest {
+  private static final StorageTarget PROMOTED =
+      new StorageTarget(
+          "widgets.example.com",
+          "example.com",
+          "Widget",
+          "widgets",
+          true,
+          "v2",
+          List.of("v1", "v2"));
+  private static final StorageTarget CLEAN =
+      new StorageTarget(
+          "widgets.example.com", "example.com", "Widget", "widgets", true, "v2", List.of("v2"));
+
+  @Test
+  void aManualConfigStartsNothingUntilItsAnnotationAsks() {
+    assertThat(decide(manual(), null, null, PROMOTED, true, false))
+        .isInstanceOf(MigrationDecision.Keep.class);
+    assertThat(decide(null, "2026-12-04", null, PROMOTED, true, false))
+        .isEqualTo(new MigrationDecision.Start("2026-12-04"));
+  }
+
+  @Test
+  void aRequestThatAlreadyRanDoesNotRunAgainButANewValueDoes() {
+    var done = status(Phases.SUCCEEDED, "v2");
+    done.request = "first";
+    assertThat(decide(manual(), "first", done, PROMOTED, true, false))
+        .isInstanceOf(MigrationDecision.Keep.class);
+    assertThat(decide(manual(), "second", done, PROMOTED, true, false))
+        .isEqualTo(new MigrationDecision.Start("second"));
+  }
+
+  @Test
+  void anAutomaticConfigStartsWhenStoredVersionsListsAnOlderVersion() {
+    assertThat(decide(automatic(), null, null, PROMOTED, true, false))
+        .isEqualTo(new MigrationDecision.Start(null));
+    assertThat(decide(automatic(), null, null, CLEAN, true, false))
+        .isInstanceOf(MigrationDecision.Keep.class);
+  }
+
+  @Test
+  void nothingStartsOrResumesWhileTheConfigIsNotApplied() {
+    assertThat(decide(automatic(), "now", null, PROMOTED, false, false))
+        .isInstanceOf(MigrationDecision.Keep.class);
+    assertThat(decide(automatic(), null, status(Phases.RUNNING, "v2"), PROMOTED, false, false))
+        .isInstanceOf(MigrationDecision.Keep.class);
+  }
+
+  @Test
+  void aRunRecordedAsUnderWayThatNoReplicaRunsIsResumedFromItsStatus() {
+    var running = status(Phases.RUNNING, "v2");
+    running.continueToken = "page-3";
+    assertThat(decide(manual(), null, running, PROMOTED, true, false))
+        .isEqualTo(new MigrationDecision.Resume(running));
+    var pruning = status(Phases.PRUNING, "v2");
+    assertThat(decide(manual(), null, pruning, PROMOTED, true, false))
+        .isEqualTo(new MigrationDecision.Resume(pruning));
+  }
+
+  @Test
+  void aRunHereGoesOnAndIsNotStartedTwice() {
+    assertThat(decide(automatic(), "new", status(Phases.RUNNING, "v2"), PROMOTED, true, true))
+        .isInstanceOf(MigrationDecision.Keep.class);
+  }
+
+  @Test
+  void aRunForAStorageVersionThatIsNoLongerTheStorageVersionIsEnded() {
+    assertThat(decide(automatic(), null, status(Phases.RUNNING, "v1"), PROMOTED, true, false))
+        .isInstanceOf(MigrationDecision.Cancel.class);
+  }
+
+  @Test
+  void cancelStopsARunningOneAndIsIgnoredOtherwise() {
+    assertThat(decide(automatic(), "cancel", status(Phases.RUNNING, "v2"), PROMOTED, true, true))
+        .isInstanceOf(MigrationDecision.Cancel.class);
+    assertThat(decide(automatic(), "cancel", status(Phases.RUNNING, "v2"), PROMOTED, true, false))
+        .isInstanceOf(MigrationDecision.Cancel.class);
+    assertThat(decide(automatic(), "cancel", null, PROMOTED, true, false))
+        .as("cancel never starts one, even for an Automatic config")
+        .isInstanceOf(MigrationDecision.Keep.class);
+  }
+
+  @Test
+  void anAutomaticConfigDoesNotRetryAFailedOrCancelledRunByItself() {
+    for (var phase : List.of(Phases.FAILED, Phases.CANCELLED)) {
+      assertThat(decide(automatic(), null, status(phase, "v2"), PROMOTED, true, false))
+          .as(phase)
+          .isInstanceOf(MigrationDecision.Keep.class);
+    }
+    assertThat(decide(automatic(), null, status(Phases.FAILED, "v1"), PROMOTED, true, false))
+        .as("a failure at the previous storage version does not hold back the new one")
+        .isEqualTo(new MigrationDecision.Start(null));
+  }
+
+  private static MigrationDecision decide(
+      StorageMigrationSpec spec,
+      String request,
+      StorageMigrationStatus previous,
+      StorageTarget target,
+      boolean applied,
+      boolean runningHere) {
+    return MigrationDecision.decide(spec, request, previous, target, applied, runningHere);
+  }
+
+  private static StorageMigrationSpec manual() {
+    return new StorageMigrationSpec();
+  }
+
+  private static StorageMigrationSpec automatic() {
+    var spec = new StorageMigrationSpec();
+    spec.policy = "Automatic";
+    return spec;
+  }
+
+  private static StorageMigrationStatus status(String phase, String storageVersion) {
+    var status = new StorageMigrationStatus();
+    status.phase = phase;
+    status.storageVersion = storageVersion;
+    status.startedAt = "2026-12-04T10:00:00Z";
+    return status;
+  }
+}
