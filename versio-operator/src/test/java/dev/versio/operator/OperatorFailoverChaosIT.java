@@ -106,6 +106,7 @@ class OperatorFailoverChaosIT {
   private final java.util.Set<String> followsDefault = new java.util.HashSet<>(); // CRD names
   private String defaultServer;
   private String explicitServer;
+  private Migration migration; // the storage migration the first crash interrupts
   private int flips;
   private final ShardFunction shards =
       new ShardFunction(OperatorOptions.Coordination.DEFAULT_SHARDS);
@@ -193,9 +194,18 @@ class OperatorFailoverChaosIT {
           "%d replicas started; all %d configs Applied after %.1f s",
           REPLICAS, configs, seconds(started));
 
+      // a storage migration under way on the replica that crashes first: its next owner must
+      // continue it from the last recorded page, never start over
+      migration = startMigration(scope, server);
       for (int round = 1; round <= rounds; round++) {
         churn(targets, true); // the flip's handovers wait on their gate through the crash
-        crash("op-" + (1 + random.nextInt(REPLICAS)), targets, server, audit);
+        var victim =
+            round == 1 ? migrationOwner(migration, audit) : "op-" + (1 + random.nextInt(REPLICAS));
+        crash(victim, targets, server, audit);
+        if (round == 1) {
+          // before any planned stop, whose takeover resync must find nothing to write
+          assertMigrationContinued(migration);
+        }
         churn(targets, true);
         plannedStop("op-" + (1 + random.nextInt(REPLICAS)), targets, audit, true);
         start("op-4", 5);
@@ -293,6 +303,115 @@ class OperatorFailoverChaosIT {
             certs.toString(),
             namespace,
             server + "-0"));
+  }
+
+  /** A promoted Widget CRD with objects stored at v1, and its config that migrates them. */
+  private record Migration(String crd, String config) {}
+
+  private static final int MIGRATED_OBJECTS = 100;
+
+  /**
+   * Creates {@value #MIGRATED_OBJECTS} Widgets at v1, promotes v2 to the storage version, and
+   * creates an Automatic config that re-stores them at 10 writes a second (about 10 s); returns
+   * once its first pages are recorded.
+   */
+  private Migration startMigration(KubeTestScope scope, String server) throws Exception {
+    var group = "migrate." + scope.apiGroup();
+    var crd = OperatorFixture.widgetCrd(group, "widgets", "Widget");
+    crd.getSpec().getVersions().forEach(v -> v.setStorage(v.getName().equals("v1")));
+    create(crd);
+    var name = crd.getMetadata().getName();
+    var v1 =
+        client
+            .genericKubernetesResources(
+                new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder()
+                    .withGroup(group)
+                    .withVersion("v1")
+                    .withKind("Widget")
+                    .withPlural("widgets")
+                    .withNamespaced(true)
+                    .build())
+            .inNamespace(namespace);
+    try (var pool = Executors.newFixedThreadPool(4)) {
+      var creates = new ArrayList<java.util.concurrent.Future<?>>();
+      for (int i = 0; i < MIGRATED_OBJECTS; i++) {
+        var object =
+            new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder()
+                .withApiVersion(group + "/v1")
+                .withKind("Widget")
+                .withNewMetadata()
+                .withName("w" + i)
+                .endMetadata()
+                .withAdditionalProperties(Map.of("spec", Map.of("size", i)))
+                .build();
+        creates.add(pool.submit(() -> v1.resource(object).create()));
+      }
+      for (var create : creates) {
+        create.get();
+      }
+    }
+    client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .withName(name)
+        .edit(
+            c -> {
+              c.getSpec().getVersions().forEach(v -> v.setStorage(v.getName().equals("v2")));
+              return c;
+            });
+    var config = OperatorFixture.renameConfig("chaos-migrate-" + scope.suffix(), name, server);
+    var settings = new dev.versio.api.config.StorageMigrationSpec();
+    settings.policy = "Automatic";
+    settings.rate = 10;
+    settings.pageSize = 5;
+    config.getSpec().storageMigration = settings;
+    client.resource(config).create();
+    OperatorFixture.awaitConfig(
+        client,
+        config.getMetadata().getName(),
+        st ->
+            st.storageMigration != null
+                && "Running".equals(st.storageMigration.phase)
+                && st.storageMigration.handled >= 10);
+    say("storage migration of %s under way before the first crash", name);
+    return new Migration(name, config.getMetadata().getName());
+  }
+
+  /** The replica that holds the shard of the migration's config, and so runs it. */
+  private String migrationOwner(Migration migration, ChaosAudit audit) {
+    var owner = audit.holders().get(shards.shardOf(ObjectKey.clusterScoped(migration.config())));
+    assertThat(owner).as("the holder of %s's shard", migration.config()).isNotNull();
+    return owner;
+  }
+
+  /**
+   * The migration ended Succeeded after its owner was killed: continued (not restarted: every
+   * object counted once) and {@code storedVersions} pruned.
+   */
+  private void assertMigrationContinued(Migration migration) {
+    var done =
+        OperatorFixture.awaitConfig(
+            client,
+            migration.config(),
+            st -> st.storageMigration != null && "Succeeded".equals(st.storageMigration.phase));
+    var m = done.getStatus().storageMigration;
+    say(
+        "storage migration: %s after %d continuation(s), %d objects (%d rewritten, %d written"
+            + " meanwhile)",
+        m.phase, m.resumed, m.handled, m.rewritten, m.writtenMeanwhile);
+    assertThat(m.resumed).as("continued by another replica after the crash").isPositive();
+    assertThat(m.handled).as("every object counted once").isEqualTo(MIGRATED_OBJECTS);
+    assertThat(
+            client
+                .apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName(migration.crd())
+                .get()
+                .getStatus()
+                .getStoredVersions())
+        .containsExactly("v2");
   }
 
   private void create(CustomResourceDefinition crd) {
@@ -667,6 +786,9 @@ class OperatorFailoverChaosIT {
         targets.keySet().stream()
             .filter(crd -> serverOf(crd).equals(server))
             .collect(java.util.stream.Collectors.toSet());
+    if (migration != null && explicitServer.equals(server)) {
+      expected.add(migration.crd()); // its config names this server
+    }
     return status != null
         && status.assignedConfigs.size() == expected.size()
         && status.assignedConfigs.stream().allMatch(c -> "Applied".equals(c.phase))

@@ -76,7 +76,7 @@ final class StorageMigration {
     do {
       ObjectRewriter.Page page;
       try {
-        page = rewriter.page(next, pageSize, pacer, dryRun, () -> true);
+        page = rewriter.page(next, pageSize, pacer, dryRun, ObjectRewriter.Guard.always());
       } catch (KubernetesClientException e) {
         if (e.getCode() == 410 && next != null && restarts < MAX_LIST_RESTARTS) {
           // The continue token expired (etcd compacted): go on from the apiserver's fresh token,

@@ -58,7 +58,7 @@ final class StorageMigrationStep {
             before,
             stored,
             applied,
-            () -> writer.mayWrite(config));
+            write -> writer.whileOwning(config, write));
     MigrationCondition.of(stored, next.storageMigration, crdSpec.storageMigration, applied)
         .ifPresentOrElse(
             check ->

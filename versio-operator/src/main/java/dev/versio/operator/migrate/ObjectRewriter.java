@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 /**
@@ -57,17 +56,29 @@ public final class ObjectRewriter {
     this.describe = describe;
   }
 
+  /** Runs one object's write if the run may go on, or runs nothing and says no. */
+  public interface Guard {
+    boolean run(Runnable write);
+
+    /** Every write runs. */
+    static Guard always() {
+      return write -> {
+        write.run();
+        return true;
+      };
+    }
+  }
+
   /**
    * Lists the page that starts at {@code continueToken} (null: the first) and rewrites its objects,
-   * each after {@code pacer} lets it. Before each write {@code mayGoOn} is asked; when it says no,
-   * the page stops there with {@code stopped} set and {@code next} the token it started at (a run
-   * that continues from there rewrites the page's first objects again, which is harmless).
+   * each after {@code pacer} lets it and through {@code guard}; when the guard runs nothing, the
+   * page stops there with {@code stopped} set and {@code next} the token it started at (a run that
+   * continues from there rewrites the page's first objects again, which is harmless).
    *
    * @throws KubernetesClientException when the list fails (410: the token expired, see {@link
    *     #freshToken})
    */
-  public Page page(
-      String continueToken, int pageSize, Pacer pacer, boolean dryRun, BooleanSupplier mayGoOn) {
+  public Page page(String continueToken, int pageSize, Pacer pacer, boolean dryRun, Guard guard) {
     var options =
         new ListOptionsBuilder().withLimit((long) pageSize).withContinue(continueToken).build();
     var api = client.genericKubernetesResources(storage);
@@ -77,28 +88,36 @@ public final class ObjectRewriter {
     long deletedMeanwhile = 0;
     var failures = new ArrayList<String>();
     for (var item : list.getItems()) {
-      if (!mayGoOn.getAsBoolean()) {
-        return new Page(
-            rewritten, writtenMeanwhile, deletedMeanwhile, failures, continueToken, 0, true);
-      }
       pacer.acquire();
       var resource =
           namespaced
               ? api.inNamespace(item.getMetadata().getNamespace()).resource(item)
               : api.resource(item);
-      try {
-        if (dryRun) {
-          resource.dryRun().update();
-        } else {
-          resource.update();
-        }
-        rewritten++;
-      } catch (KubernetesClientException e) {
-        switch (e.getCode()) {
-          case 409 -> writtenMeanwhile++;
-          case 404 -> deletedMeanwhile++;
-          default -> failures.add(describe(item) + ": " + describe.apply(e));
-        }
+      var outcome = new int[1]; // 0 rewritten, 409 written meanwhile, 404 deleted, else failed
+      var failure = new String[1];
+      boolean ran =
+          guard.run(
+              () -> {
+                try {
+                  if (dryRun) {
+                    resource.dryRun().update();
+                  } else {
+                    resource.update();
+                  }
+                } catch (KubernetesClientException e) {
+                  outcome[0] = e.getCode() == 409 || e.getCode() == 404 ? e.getCode() : -1;
+                  failure[0] = describe(item) + ": " + describe.apply(e);
+                }
+              });
+      if (!ran) {
+        return new Page(
+            rewritten, writtenMeanwhile, deletedMeanwhile, failures, continueToken, 0, true);
+      }
+      switch (outcome[0]) {
+        case 0 -> rewritten++;
+        case 409 -> writtenMeanwhile++;
+        case 404 -> deletedMeanwhile++;
+        default -> failures.add(failure[0]);
       }
     }
     var meta = list.getMetadata();

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,7 +62,8 @@ public final class StorageMigrations implements AutoCloseable {
    *
    * @param previous the status as last written
    * @param applied whether the config is Applied after this reconcile
-   * @param owner whether this replica still owns the config; a run stops as soon as it says no
+   * @param owner runs a write only while this replica owns the config, holding the ownership while
+   *     it runs; a run stops as soon as it runs nothing
    */
   public synchronized StorageMigrationStatus observe(
       HasMetadata config,
@@ -71,7 +71,7 @@ public final class StorageMigrations implements AutoCloseable {
       StorageMigrationStatus previous,
       StorageTarget target,
       boolean applied,
-      BooleanSupplier owner) {
+      ObjectRewriter.Guard owner) {
     var name = config.getMetadata().getName();
     var annotations = config.getMetadata().getAnnotations();
     var request =
@@ -165,7 +165,7 @@ public final class StorageMigrations implements AutoCloseable {
       StorageTarget target,
       StorageMigrationSpec spec,
       StorageMigrationStatus state,
-      BooleanSupplier owner) {
+      ObjectRewriter.Guard owner) {
     var settings = spec == null ? new StorageMigrationSpec() : spec;
     var job =
         new Job(
@@ -216,7 +216,7 @@ public final class StorageMigrations implements AutoCloseable {
     private final StorageTarget target;
     private final int pageSize;
     private final Pacer pacer;
-    private final BooleanSupplier owner;
+    private final ObjectRewriter.Guard owner;
     private final ObjectRewriter rewriter;
     private final StorageMigrationStatus state;
     private volatile boolean cancelled;
@@ -228,7 +228,7 @@ public final class StorageMigrations implements AutoCloseable {
         int pageSize,
         Pacer pacer,
         StorageMigrationStatus state,
-        BooleanSupplier owner) {
+        ObjectRewriter.Guard owner) {
       this.config = config;
       this.target = target;
       this.pageSize = pageSize;
@@ -252,7 +252,12 @@ public final class StorageMigrations implements AutoCloseable {
     }
 
     private boolean mayGoOn() {
-      return !cancelled && !closed && owner.getAsBoolean();
+      return !cancelled && !closed && owner.run(() -> {});
+    }
+
+    /** Runs {@code write} as the config's owner unless the run is to stop. */
+    private boolean guarded(Runnable write) {
+      return !cancelled && !closed && owner.run(write);
     }
 
     @Override
@@ -287,7 +292,7 @@ public final class StorageMigrations implements AutoCloseable {
         }
         ObjectRewriter.Page page;
         try {
-          page = rewriter.page(token, pageSize, pacer, false, this::mayGoOn);
+          page = rewriter.page(token, pageSize, pacer, false, this::guarded);
         } catch (KubernetesClientException e) {
           var fresh = ObjectRewriter.freshToken(e);
           if (e.getCode() == 410 && token != null && restarts < MAX_LIST_RESTARTS) {
@@ -425,7 +430,10 @@ public final class StorageMigrations implements AutoCloseable {
         }
         fresh.getStatus().setStoredVersions(new ArrayList<>(only));
         try {
-          crds.resource(fresh).updateStatus();
+          if (!guarded(() -> crds.resource(fresh).updateStatus())) {
+            stopped();
+            return;
+          }
           end(Phases.SUCCEEDED, succeeded("pruned from " + before + " to " + only));
           return;
         } catch (KubernetesClientException e) {

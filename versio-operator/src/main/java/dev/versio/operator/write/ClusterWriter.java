@@ -67,6 +67,21 @@ public final class ClusterWriter {
     return gate.mayWrite(object);
   }
 
+  /**
+   * Runs {@code write}, a write made for {@code owner} that carries no stamp (a storage migration
+   * re-storing one object), only while this replica owns {@code owner}, holding the ownership for
+   * as long as it runs (a handover waits for it); false, with nothing run, when it does not own it.
+   */
+  public boolean whileOwning(HasMetadata owner, Runnable write) {
+    return gate.writeAsOwner(
+            owner,
+            stamp -> {
+              write.run();
+              return Boolean.TRUE;
+            })
+        .isPresent();
+  }
+
   /** What a write returned, so that a write without a result is told apart from "not permitted". */
   private record Done<T>(T value) {}
 
