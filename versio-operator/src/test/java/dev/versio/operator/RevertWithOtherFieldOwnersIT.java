@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.versio.api.config.CRDConversionConfig;
 import dev.versio.api.config.XRDConversionConfig;
 import dev.versio.engine.json.EngineJson;
-import dev.versio.operator.cluster.ClusterCache;
 import dev.versio.operator.config.ConfigKind;
 import dev.versio.operator.status.Conditions;
 import dev.versio.testkit.ControlPlane;
@@ -116,7 +115,7 @@ class RevertWithOtherFieldOwnersIT {
     client.resource(unsafeDeletable(OperatorFixture.renameConfig(name, target, SERVER))).create();
     awaitConfig(client, name, phase("Applied"));
 
-    reapplyConversionClientSide(ConfigKind.CRD.targetContext(), crd(target));
+    reapplyConversionClientSide(ConfigKind.CRD.targetContext(null), crd(target));
     assertThat(webhookOwners(crd(target))).contains(CLIENT_SIDE_APPLY);
     client.resources(CRDConversionConfig.class).withName(name).delete();
 
@@ -378,7 +377,10 @@ class RevertWithOtherFieldOwnersIT {
   }
 
   private GenericKubernetesResource xrd(String name) {
-    return client.genericKubernetesResources(ClusterCache.XRD_CONTEXT).withName(name).get();
+    return client
+        .genericKubernetesResources(dev.versio.api.crd.XrdApi.context("v2"))
+        .withName(name)
+        .get();
   }
 
   private static JsonNode json(Object value) {

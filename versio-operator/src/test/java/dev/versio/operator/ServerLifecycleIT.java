@@ -230,8 +230,9 @@ class ServerLifecycleIT {
     assertThat(waiting.getStatus().message).contains("XRD API", "not installed");
     assertThat(metrics()).contains("versio_operator_xrd_api_available 0.0");
 
-    // Crossplane 1.x: its XRD API serves v1 only, which the config says rather than "missing"
-    CrossplaneStandIn.installXrdApiOfCrossplane1(client);
+    // Crossplane before 1.12: its XRD API serves v1 without spec.conversion, which the config
+    // says rather than "missing"
+    CrossplaneStandIn.installXrdApiOfCrossplaneBefore112(client);
     var unsupported =
         await()
             .atMost(Duration.ofSeconds(30))
@@ -240,10 +241,10 @@ class ServerLifecycleIT {
                 c ->
                     c.getStatus() != null
                         && c.getStatus().message != null
-                        && c.getStatus().message.contains("Crossplane 1.x"));
+                        && c.getStatus().message.contains("before 1.12"));
     assertThat(unsupported.getStatus().phase).isEqualTo("Pending");
     assertThat(unsupported.getStatus().message)
-        .contains("serves only v1", "upgrade Crossplane to 2.0 or later");
+        .contains("serves v1 without spec.conversion", "upgrade Crossplane to 1.12 or later");
     assertThat(Conditions.find(unsupported.getStatus().conditions, "TargetHealthy"))
         .hasValueSatisfying(c -> assertThat(c.getReason()).isEqualTo("XRDApiUnsupported"));
     assertThat(metrics()).contains("versio_operator_xrd_api_available 0.0");

@@ -14,7 +14,6 @@ import java.util.List;
  * existing object, at the storage version, page by page.
  */
 public final class LiveObjects {
-  private static final String XRD_API_VERSION = "apiextensions.crossplane.io/v1";
   private final KubernetesClient client;
 
   public LiveObjects(KubernetesClient client) {
@@ -29,7 +28,7 @@ public final class LiveObjects {
       Object definition =
           config.xrd()
               ? client
-                  .genericKubernetesResources(XRD_API_VERSION, "CompositeResourceDefinition")
+                  .genericKubernetesResources(ClusterXrdApi.context(client))
                   .withName(name)
                   .get()
               : client.apiextensions().v1().customResourceDefinitions().withName(name).get();

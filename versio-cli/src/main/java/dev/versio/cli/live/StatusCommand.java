@@ -190,17 +190,16 @@ public final class StatusCommand implements Callable<Integer> {
       rows.add(row);
     }
     try {
+      io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext xrdApi = null;
       for (var c : client.resources(XRDConversionConfig.class).list().getItems()) {
         var target = c.getSpec() == null ? null : c.getSpec().targetName();
         Object definition = null;
         if (target != null) {
           try {
-            definition =
-                client
-                    .genericKubernetesResources(
-                        "apiextensions.crossplane.io/v2", "CompositeResourceDefinition")
-                    .withName(target)
-                    .get();
+            if (xrdApi == null) {
+              xrdApi = ClusterXrdApi.context(client);
+            }
+            definition = client.genericKubernetesResources(xrdApi).withName(target).get();
           } catch (KubernetesClientException e) {
             definition = null; // Crossplane's API is not installed
           }

@@ -9,7 +9,6 @@ import dev.versio.api.server.ConversionWebhookServer;
 import dev.versio.engine.json.EngineJson;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.net.HttpURLConnection;
 import java.util.HashMap;
 import java.util.List;
@@ -23,14 +22,13 @@ import java.util.function.Supplier;
  * CRD is not installed lists as empty; any other failure is {@link ClusterView.Unavailable}.
  */
 final class LiveClusterView implements ClusterView {
-  static final ResourceDefinitionContext XRD_API = XrdApi.CONTEXT;
-
   private final KubernetesClient client;
   private final ObjectMapper json = EngineJson.newMapper();
   private List<CRDConversionConfig> crdConfigs;
   private List<XRDConversionConfig> xrdConfigs;
   private List<ConversionWebhookServer> servers;
   private final Map<String, Optional<JsonNode>> definitions = new HashMap<>();
+  private Optional<String> xrdApiVersion; // null until read
 
   LiveClusterView(KubernetesClient client) {
     this.client = client;
@@ -82,12 +80,34 @@ final class LiveClusterView implements ClusterView {
 
   @Override
   public Optional<JsonNode> xrd(String name) {
+    var version = xrdApiVersion();
+    if (version.isEmpty()) {
+      return Optional.empty(); // Crossplane's XRD API is missing or unusable: no XRD to read
+    }
     return definitions.computeIfAbsent(
         "xrd/" + name,
         k ->
             get(
                 "read CompositeResourceDefinition " + name,
-                () -> client.genericKubernetesResources(XRD_API).withName(name).get()));
+                () ->
+                    client
+                        .genericKubernetesResources(XrdApi.context(version.get()))
+                        .withName(name)
+                        .get()));
+  }
+
+  /** The version of Crossplane's XRD API Versio uses here (read once per request). */
+  private Optional<String> xrdApiVersion() {
+    if (xrdApiVersion == null) {
+      try {
+        var api =
+            client.apiextensions().v1().customResourceDefinitions().withName(XrdApi.CRD_NAME).get();
+        xrdApiVersion = api == null ? Optional.empty() : XrdApi.version(api);
+      } catch (KubernetesClientException e) {
+        throw new Unavailable("read CustomResourceDefinition " + XrdApi.CRD_NAME, e);
+      }
+    }
+    return xrdApiVersion;
   }
 
   private static <T> List<T> list(String what, Supplier<List<T>> read) {

@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
@@ -33,13 +32,9 @@ import org.slf4j.LoggerFactory;
 public final class ClusterCache implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterCache.class);
   public static final String XRD_API_CRD = XrdApi.CRD_NAME;
-  public static final String XRD_API_VERSION = XrdApi.API_VERSION;
   public static final String XRD_KIND = XrdApi.KIND;
   static final String BY_TARGET = "byTarget";
   private static final String MANAGED_BY = "app.kubernetes.io/managed-by";
-
-  /** Crossplane's XRD API, named explicitly: discovery may lag behind the moment it appears. */
-  public static final ResourceDefinitionContext XRD_CONTEXT = XrdApi.CONTEXT;
 
   private final KubernetesClient client;
   private final SharedIndexInformer<CustomResourceDefinition> crds;
@@ -58,6 +53,9 @@ public final class ClusterCache implements AutoCloseable {
   private final boolean watchXrds;
   private volatile boolean closed;
   private boolean xrdInformerStarted;
+  private String xrdInformerVersion; // the version the newest informer reads (guarded by this)
+  private long xrdInformerGeneration; // guarded by this
+  private volatile String xrdApiVersion = XrdApi.PREFERRED_VERSION;
   private volatile String xrdApiProblem;
   private static final Duration XRD_SYNC_ATTEMPT = Duration.ofSeconds(10);
 
@@ -207,8 +205,9 @@ public final class ClusterCache implements AutoCloseable {
     var problem = XrdApi.unsupported(xrdApi).orElse(null);
     var before = xrdApiProblem;
     xrdApiProblem = problem;
-    if (problem == null) {
-      startXrdInformer();
+    var version = XrdApi.version(xrdApi);
+    if (version.isPresent()) {
+      startXrdInformer(version.get());
     } else if (watchXrds && !problem.equals(before)) {
       // waiting XRD configs are looked at again every --gate-requeue and then say why
       LOG.warn("{}; XRDConversionConfigs wait", problem);
@@ -216,20 +215,40 @@ public final class ClusterCache implements AutoCloseable {
   }
 
   /**
-   * Why Crossplane's XRD API, though installed, cannot be used (Crossplane 1.x serves no {@code
-   * v2}), or empty.
+   * Why Crossplane's XRD API, though installed, cannot be used (Crossplane before 1.12), or empty.
    */
   public Optional<String> xrdApiProblem() {
     return Optional.ofNullable(xrdApiProblem);
   }
 
-  private synchronized void startXrdInformer() {
-    if (!watchXrds || xrdInformerStarted) {
+  /**
+   * The version XRDs are read and written at: {@code v2} on Crossplane 2.x, {@code v1} on 1.x (that
+   * of the filled cache; {@code v2} before the API appears).
+   */
+  public String xrdApiVersion() {
+    return xrdApiVersion;
+  }
+
+  /**
+   * Watches XRDs at {@code version}; when a cache at another version exists (Crossplane upgraded
+   * from 1.x, so {@code v2} is now served), it is replaced once the new one is filled.
+   */
+  private synchronized void startXrdInformer(String version) {
+    if (!watchXrds || (xrdInformerStarted && version.equals(xrdInformerVersion))) {
       return;
     }
+    LOG.info(
+        "Crossplane's XRD API is installed: watching CompositeResourceDefinitions at {}{}",
+        XrdApi.apiVersion(version),
+        xrdInformerStarted ? " instead of " + XrdApi.apiVersion(xrdInformerVersion) : "");
     xrdInformerStarted = true;
-    LOG.info("Crossplane's XRD API is installed: watching CompositeResourceDefinitions");
-    Thread.ofVirtual().name("versio-xrd-cache").start(this::fillXrdCache);
+    xrdInformerVersion = version;
+    long generation = ++xrdInformerGeneration;
+    Thread.ofVirtual().name("versio-xrd-cache").start(() -> fillXrdCache(version, generation));
+  }
+
+  private synchronized boolean currentXrdInformer(long generation) {
+    return generation == xrdInformerGeneration;
   }
 
   /**
@@ -238,9 +257,9 @@ public final class ClusterCache implements AutoCloseable {
    * #XRD_SYNC_ATTEMPT} is replaced by a fresh one. The cache counts as available (and XRD configs
    * proceed) only once synced.
    */
-  private void fillXrdCache() {
-    while (!closed) {
-      var informer = client.genericKubernetesResources(XRD_CONTEXT).runnableInformer(0);
+  private void fillXrdCache(String version, long generation) {
+    while (!closed && currentXrdInformer(generation)) {
+      var informer = client.genericKubernetesResources(XrdApi.context(version)).runnableInformer(0);
       informer.addEventHandler(
           handler((old, now, deleted) -> xrdListeners.forEach(l -> l.changed(old, now, deleted))));
       informer.exceptionHandler(
@@ -258,16 +277,22 @@ public final class ClusterCache implements AutoCloseable {
       while (!informer.hasSynced() && System.nanoTime() < deadline && !closed) {
         sleep();
       }
-      if (informer.hasSynced()) {
+      if (informer.hasSynced() && currentXrdInformer(generation)) {
+        var previous = xrds;
+        xrdApiVersion = version;
         xrds = informer;
+        if (previous != null) {
+          previous.close();
+        }
         LOG.info(
-            "CompositeResourceDefinitions cached ({}); XRD configs proceed",
+            "CompositeResourceDefinitions cached at {} ({}); XRD configs proceed",
+            XrdApi.apiVersion(version),
             informer.getStore().list().size());
         xrdApiListeners.forEach(Runnable::run);
         return;
       }
       informer.close();
-      if (!closed) {
+      if (!closed && currentXrdInformer(generation)) {
         LOG.warn(
             "CompositeResourceDefinitions did not list within {} s; starting a fresh watch",
             XRD_SYNC_ATTEMPT.toSeconds());

@@ -30,14 +30,14 @@ public sealed interface ConfigKind<
   /** What the target is called in messages: "CRD" or "XRD". */
   String targetNoun();
 
-  String targetApiVersion();
+  String targetApiVersion(ClusterCache cache);
 
   String targetKind();
 
   boolean xrd();
 
   /** The target's API, named explicitly (no discovery round trip). */
-  ResourceDefinitionContext targetContext();
+  ResourceDefinitionContext targetContext(ClusterCache cache);
 
   /** The target from the cache; empty when missing. */
   Optional<TargetView> target(ClusterCache cache, String name);
@@ -71,7 +71,7 @@ public sealed interface ConfigKind<
     }
 
     @Override
-    public String targetApiVersion() {
+    public String targetApiVersion(ClusterCache cache) {
       return "apiextensions.k8s.io/v1";
     }
 
@@ -86,7 +86,7 @@ public sealed interface ConfigKind<
     }
 
     @Override
-    public ResourceDefinitionContext targetContext() {
+    public ResourceDefinitionContext targetContext(ClusterCache cache) {
       return new ResourceDefinitionContext.Builder()
           .withGroup("apiextensions.k8s.io")
           .withVersion("v1")
@@ -135,8 +135,8 @@ public sealed interface ConfigKind<
     }
 
     @Override
-    public String targetApiVersion() {
-      return ClusterCache.XRD_API_VERSION;
+    public String targetApiVersion(ClusterCache cache) {
+      return dev.versio.api.crd.XrdApi.apiVersion(cache.xrdApiVersion());
     }
 
     @Override
@@ -150,8 +150,8 @@ public sealed interface ConfigKind<
     }
 
     @Override
-    public ResourceDefinitionContext targetContext() {
-      return ClusterCache.XRD_CONTEXT;
+    public ResourceDefinitionContext targetContext(ClusterCache cache) {
+      return dev.versio.api.crd.XrdApi.context(cache.xrdApiVersion());
     }
 
     @Override

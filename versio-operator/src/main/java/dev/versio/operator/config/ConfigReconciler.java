@@ -184,7 +184,7 @@ public abstract class ConfigReconciler<
     long started = System.nanoTime();
     boolean ok = false;
     try {
-      var stored = writer.apply(config, kind.targetContext(), body);
+      var stored = writer.apply(config, kind.targetContext(cache), body);
       ok = true;
       return stored;
     } finally {
@@ -207,7 +207,7 @@ public abstract class ConfigReconciler<
     long started = System.nanoTime();
     boolean ok = false;
     try {
-      var type = kind.targetContext();
+      var type = kind.targetContext(cache);
       GenericKubernetesResource current;
       KubernetesClientException refused = null;
       try {
@@ -215,7 +215,7 @@ public abstract class ConfigReconciler<
             writer.apply(
                 config,
                 type,
-                ConversionPatch.revert(kind.targetApiVersion(), kind.targetKind(), target));
+                ConversionPatch.revert(kind.targetApiVersion(cache), kind.targetKind(), target));
       } catch (KubernetesClientException e) {
         if (e.getCode() != HTTP_UNPROCESSABLE) {
           throw e;
@@ -397,7 +397,7 @@ public abstract class ConfigReconciler<
                     p ->
                         p
                             + "; the config waits and the operator picks the API up by itself once"
-                            + " it serves v2")
+                            + " Crossplane is upgraded")
                 .orElse(
                     "Crossplane's XRD API (compositeresourcedefinitions.apiextensions.crossplane.io)"
                         + " is not installed (or its cache is still filling); the config waits and"
@@ -621,7 +621,7 @@ public abstract class ConfigReconciler<
         String caBundle) {
       var body =
           ConversionPatch.apply(
-              kind.targetApiVersion(),
+              kind.targetApiVersion(cache),
               kind.targetKind(),
               target,
               kind.kind() + "/" + name,
@@ -638,7 +638,7 @@ public abstract class ConfigReconciler<
           // its owner's field manager can drop: taken out first, or the apply is refused
           var foreign = ConversionPatch.foreignEndpointReplacement(targetView.json(), body);
           if (foreign.isPresent()) {
-            writer.jsonPatch(config, kind.targetContext(), target, foreign.get());
+            writer.jsonPatch(config, kind.targetContext(cache), target, foreign.get());
           }
           var stored = timedApply(config, target, body);
           if (stored != null && stored.getMetadata().getGeneration() != null) {

@@ -31,11 +31,25 @@ public final class CrossplaneStandIn {
   public static final String XRD_API_CRD = xrdApiCrd("name: v2, served: true, storage: true");
 
   /**
-   * Crossplane 1.x's XRD API (1.6 to 1.20): {@code apiextensions.crossplane.io/v1} only, which
-   * Versio does not handle yet.
+   * Crossplane 1.x's XRD API (1.12 to 1.20): {@code apiextensions.crossplane.io/v1} only, keeping
+   * an XRD's {@code spec.conversion}.
    */
   public static final String XRD_API_CRD_CROSSPLANE_1 =
       xrdApiCrd("name: v1, served: true, storage: true");
+
+  /**
+   * Crossplane 1.0–1.11's XRD API: {@code v1} only, with a schema that has no {@code
+   * spec.conversion} (the apiserver drops it from every XRD), so no conversion webhook can be set.
+   */
+  public static final String XRD_API_CRD_CROSSPLANE_1_BEFORE_1_12 =
+      XRD_API_CRD_CROSSPLANE_1.replace(
+          "schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}",
+          "schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties:"
+              + " {group: {type: string}, versions: {type: array, items: {type: object,"
+              + " x-kubernetes-preserve-unknown-fields: true}}, names: {type: object,"
+              + " x-kubernetes-preserve-unknown-fields: true}, claimNames: {type: object,"
+              + " x-kubernetes-preserve-unknown-fields: true}}}, status: {type: object,"
+              + " x-kubernetes-preserve-unknown-fields: true}}}}");
 
   /**
    * Crossplane 2.x's XRD API as it ships it: {@code v1} still the storage version (deprecated),
@@ -87,7 +101,15 @@ public final class CrossplaneStandIn {
     Crds.apply(client, Serialization.unmarshal(XRD_API_CRD, CustomResourceDefinition.class));
   }
 
-  /** Installs {@link #XRD_API_CRD_CROSSPLANE_1}, the XRD API of Crossplane 1.x. */
+  /** Installs {@link #XRD_API_CRD_CROSSPLANE_1_BEFORE_1_12}, the XRD API of Crossplane 1.0–1.11. */
+  public static void installXrdApiOfCrossplaneBefore112(KubernetesClient client) {
+    Crds.apply(
+        client,
+        Serialization.unmarshal(
+            XRD_API_CRD_CROSSPLANE_1_BEFORE_1_12, CustomResourceDefinition.class));
+  }
+
+  /** Installs {@link #XRD_API_CRD_CROSSPLANE_1}, the XRD API of Crossplane 1.12–1.20. */
   public static void installXrdApiOfCrossplane1(KubernetesClient client) {
     Crds.apply(
         client, Serialization.unmarshal(XRD_API_CRD_CROSSPLANE_1, CustomResourceDefinition.class));
@@ -143,7 +165,7 @@ public final class CrossplaneStandIn {
             "status", "True",
             "reason", "WatchingCompositeResource",
             "lastTransitionTime", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
-    return XRDS.objects(client, "v2", null)
+    return XRDS.objects(client, xrdApiVersion(client), null)
         .withName(xrdName)
         .edit(
             xrd -> {
@@ -165,6 +187,21 @@ public final class CrossplaneStandIn {
             });
   }
 
+  /** The version XRDs are read at in this cluster, as Versio chooses it ({@code v2} if unsure). */
+  private static String xrdApiVersion(KubernetesClient client) {
+    var api =
+        client
+            .apiextensions()
+            .v1()
+            .customResourceDefinitions()
+            .withName(dev.versio.api.crd.XrdApi.CRD_NAME)
+            .get();
+    return api == null
+        ? dev.versio.api.crd.XrdApi.PREFERRED_VERSION
+        : dev.versio.api.crd.XrdApi.version(api)
+            .orElse(dev.versio.api.crd.XrdApi.PREFERRED_VERSION);
+  }
+
   private static Map<String, Object> castKeys(Map<?, ?> map) {
     var out = new LinkedHashMap<String, Object>();
     map.forEach((k, v) -> out.put(String.valueOf(k), v));
@@ -178,7 +215,17 @@ public final class CrossplaneStandIn {
    */
   public static CustomResourceDefinition propagateConversion(
       KubernetesClient client, String xrdName) {
-    var xrd = XRDS.objects(client, "v2", null).withName(xrdName).get();
+    return propagateConversion(client, xrdName, xrdName);
+  }
+
+  /**
+   * Copies the {@code spec.conversion} of the XRD {@code xrdName} onto the CRD {@code crdName}
+   * generated from it: the XR's ({@code crdName} = {@code xrdName}) or, from Crossplane 1.12 on,
+   * the claim's ({@code <claimNames.plural>.<group>}), which gets the same conversion.
+   */
+  public static CustomResourceDefinition propagateConversion(
+      KubernetesClient client, String xrdName, String crdName) {
+    var xrd = XRDS.objects(client, xrdApiVersion(client), null).withName(xrdName).get();
     if (xrd == null) {
       throw new IllegalStateException("no XRD " + xrdName);
     }
@@ -196,7 +243,7 @@ public final class CrossplaneStandIn {
         .apiextensions()
         .v1()
         .customResourceDefinitions()
-        .withName(xrdName)
+        .withName(crdName)
         .edit(
             crd -> {
               crd.getSpec().setConversion(copy);

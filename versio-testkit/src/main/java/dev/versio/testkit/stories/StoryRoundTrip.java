@@ -40,7 +40,16 @@ public final class StoryRoundTrip {
    */
   public static int assertEverySampleReadsBackAtEveryOtherVersion(
       KubernetesClient client, String namespace, ExampleStory story) {
-    var type = CustomResourceType.of(story.crd());
+    return assertEverySampleReadsBackAtEveryOtherVersion(
+        client, namespace, story, CustomResourceType.of(story.crd()));
+  }
+
+  /**
+   * The same with the samples written as objects of {@code type} (kind included): e.g. the claims
+   * of an XRD story, whose CRD Crossplane generates with the XR's versions and conversion.
+   */
+  public static int assertEverySampleReadsBackAtEveryOtherVersion(
+      KubernetesClient client, String namespace, ExampleStory story, CustomResourceType type) {
     var versions = story.schemas().versions();
     var readBacks = story.readBacks(); // fails on a pair without an expectation, before any write
     for (var sample : story.samples()) {
@@ -49,6 +58,7 @@ public final class StoryRoundTrip {
             .resource(
                 toCreate(
                     from.getValue(),
+                    type.kind(),
                     objectName(story, sample, from.getKey()),
                     type.namespaced() ? namespace : null))
             .create();
@@ -157,10 +167,14 @@ public final class StoryRoundTrip {
     return node.isMissingNode() ? EngineJson.nodes().objectNode() : node;
   }
 
-  /** {@code sample} renamed to {@code name}, in {@code namespace} (none when it is null). */
+  /**
+   * {@code sample} as a {@code kind} named {@code name}, in {@code namespace} (none when it is
+   * null).
+   */
   private static GenericKubernetesResource toCreate(
-      JsonNode sample, String name, String namespace) {
+      JsonNode sample, String kind, String name, String namespace) {
     var copy = (ObjectNode) sample.deepCopy();
+    copy.put("kind", kind);
     var metadata = (ObjectNode) copy.path("metadata");
     metadata.put("name", name);
     metadata.remove("namespace");

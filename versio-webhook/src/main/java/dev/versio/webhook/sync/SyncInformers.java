@@ -90,15 +90,15 @@ final class SyncInformers implements AutoCloseable {
         informer(
             client.apiextensions().v1().customResourceDefinitions().runnableInformer(0),
             crd -> {
-              if (XRD_CRD.equals(crd.getMetadata().getName())
-                  && xrds == null
-                  && servesXrdApi(crd)) {
-                startXrdInformerLater(); // Crossplane was installed after this replica started
+              if (XRD_CRD.equals(crd.getMetadata().getName()) && xrds == null) {
+                // Crossplane was installed after this replica started
+                usableXrdApiVersion(crd).ifPresent(this::startXrdInformerLater);
               }
               listener.targetChanged(crd.getMetadata().getName());
             });
-    if (xrdApiInstalled()) {
-      xrds = xrdInformer();
+    var xrdApi = installedXrdApiVersion();
+    if (xrdApi.isPresent()) {
+      xrds = xrdInformer(xrdApi.get());
     }
     for (var informer : informers) {
       // keep retrying a failed list or watch (e.g. missing RBAC) instead of giving up
@@ -198,18 +198,23 @@ final class SyncInformers implements AutoCloseable {
     return xrds != null;
   }
 
-  private SharedIndexInformer<GenericKubernetesResource> xrdInformer() {
+  /**
+   * XRDs at {@code version} ({@code v2} on Crossplane 2.x, {@code v1} on 1.x). Chosen once: after
+   * an upgrade from 1.x the replica keeps reading {@code v1}, which Crossplane 2.x still serves.
+   */
+  private SharedIndexInformer<GenericKubernetesResource> xrdInformer(String version) {
+    LOG.info("watching CompositeResourceDefinitions at {}", XrdApi.apiVersion(version));
     return informer(
-        client.genericKubernetesResources(XrdApi.CONTEXT).runnableInformer(0),
+        client.genericKubernetesResources(XrdApi.context(version)).runnableInformer(0),
         xrd -> listener.targetChanged(xrd.getMetadata().getName()));
   }
 
   /** Starts watching XRDs once their API appears, then tells the listener. */
-  private synchronized void startXrdInformerLater() {
+  private synchronized void startXrdInformerLater(String version) {
     if (xrds != null) {
       return;
     }
-    var informer = xrdInformer();
+    var informer = xrdInformer(version);
     informer.exceptionHandler(
         (started, error) -> {
           LOG.warn("watching XRDs failed, retrying: {}", error.getMessage());
@@ -230,27 +235,27 @@ final class SyncInformers implements AutoCloseable {
   }
 
   /**
-   * Whether Crossplane's XRD API serves the version Versio reads; says why not once per reason
-   * (Crossplane 1.x serves only v1).
+   * The version of Crossplane's XRD API Versio reads here; says why there is none once per reason
+   * (Crossplane before 1.12).
    */
-  private boolean servesXrdApi(CustomResourceDefinition crd) {
+  private java.util.Optional<String> usableXrdApiVersion(CustomResourceDefinition crd) {
     var problem = XrdApi.unsupported(crd);
     if (problem.isPresent() && !problem.get().equals(xrdApiProblem)) {
       LOG.warn("{}; XRD configs are not served", problem.get());
     }
     xrdApiProblem = problem.orElse(null);
-    return problem.isEmpty();
+    return XrdApi.version(crd);
   }
 
-  private boolean xrdApiInstalled() {
+  private java.util.Optional<String> installedXrdApiVersion() {
     try {
       var crd = client.apiextensions().v1().customResourceDefinitions().withName(XRD_CRD).get();
-      return crd != null && servesXrdApi(crd);
+      return crd == null ? java.util.Optional.empty() : usableXrdApiVersion(crd);
     } catch (RuntimeException e) {
       LOG.warn(
           "cannot tell whether Crossplane's XRD API is installed ({}); XRD configs are not served",
           e.getMessage());
-      return false;
+      return java.util.Optional.empty();
     }
   }
 
