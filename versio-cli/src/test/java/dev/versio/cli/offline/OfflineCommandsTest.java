@@ -66,6 +66,31 @@ class OfflineCommandsTest {
   }
 
   @Test
+  void anXrdAsCrossplaneOneStoresItAtV1IsReadLikeOneAtV2() throws IOException {
+    var story = examples().resolve("crossplane-xr");
+    var atV1 = tmp.resolve("xrd-v1.yaml");
+    Files.writeString(
+        atV1,
+        Files.readString(story.resolve("xrd.yaml"))
+            .replace("apiextensions.crossplane.io/v2", "apiextensions.crossplane.io/v1"));
+    assertThat(Files.readString(atV1)).contains("apiextensions.crossplane.io/v1");
+
+    int code =
+        run(
+            "test",
+            "-c",
+            story.resolve("config.yaml").toString(),
+            "--xrd",
+            atV1.toString(),
+            "-s",
+            story.resolve("samples").toString(),
+            "--strict");
+
+    assertThat(code).as("%s%s", out, err).isZero();
+    assertThat(out.toString()).contains("0 fail (unacknowledged change or rejected), 0 error");
+  }
+
+  @Test
   void validateExitsZeroForAValidConfigAndOneForAnInvalidOneInEveryFormat() throws IOException {
     var story = examples().resolve("field-rename");
     assertThat(
