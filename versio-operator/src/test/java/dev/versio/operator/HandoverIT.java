@@ -80,6 +80,22 @@ class HandoverIT {
             .orElse(false);
   }
 
+  private static io.fabric8.kubernetes.client.dsl.MixedOperation<
+          io.fabric8.kubernetes.api.model.GenericKubernetesResource,
+          io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
+          io.fabric8.kubernetes.client.dsl.Resource<
+              io.fabric8.kubernetes.api.model.GenericKubernetesResource>>
+      widgets(KubernetesClient client, String group, String version) {
+    return client.genericKubernetesResources(
+        new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder()
+            .withGroup(group)
+            .withVersion(version)
+            .withKind("Widget")
+            .withPlural("widgets")
+            .withNamespaced(true)
+            .build());
+  }
+
   private static void repin(KubernetesClient client, String config, String server) {
     OperatorFixture.mergePatch(
         client,
@@ -160,6 +176,41 @@ class HandoverIT {
         assertThat(moved.getStatus().phase).isEqualTo("Applied");
         assertThat(moved.getStatus().webhookURL).startsWith(urlB);
         assertThat(conversionUrl(client, target)).startsWith(urlB);
+        // a read at v1 is a review at the destination, whose Lease then reports v1 as used
+        var v2 = widgets(client, group, "v2").inNamespace(namespace);
+        v2.resource(
+                new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder()
+                    .withApiVersion(group + "/v2")
+                    .withKind("Widget")
+                    .withNewMetadata()
+                    .withName("read-at-v1")
+                    .endMetadata()
+                    .withAdditionalProperties(Map.of("spec", Map.of("replicas", 3)))
+                    .build())
+            .create();
+        assertThat(
+                widgets(client, group, "v1")
+                    .inNamespace(namespace)
+                    .withName("read-at-v1")
+                    .get()
+                    .getAdditionalProperties()
+                    .get("spec"))
+            .isEqualTo(Map.of("size", 3));
+        var report =
+            await()
+                .atMost(Duration.ofSeconds(20))
+                .until(
+                    () ->
+                        dev.versio.api.served.VersionsSeenCodec.decode(
+                            client
+                                .leases()
+                                .inNamespace(namespace)
+                                .withName("versio-served-" + b + "-0")
+                                .get()
+                                .getMetadata()
+                                .getAnnotations()),
+                    r -> r.isPresent() && r.get().byTarget().containsKey(target));
+        assertThat(report.orElseThrow().byTarget().get(target)).containsKey("v1");
         // moved: the old server is no longer named, and its delete goes through
         await()
             .atMost(Duration.ofSeconds(30))

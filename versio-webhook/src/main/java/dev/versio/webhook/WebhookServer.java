@@ -96,7 +96,8 @@ public final class WebhookServer implements AutoCloseable {
                 clock, publication.identity().namespace() + "/" + publication.identity().podName());
     this.options = options;
     this.tracing = tracing;
-    this.metrics = new WebhookMetrics(options.metricsVersionLabels());
+    this.metrics = new WebhookMetrics(options.metricsVersionLabels(), clock);
+    var seen = metrics.versionsSeen();
     this.publisher =
         publication == null
             ? null
@@ -106,7 +107,10 @@ public final class WebhookServer implements AutoCloseable {
                 options.serverName(),
                 clock,
                 publication.heartbeat(),
-                forwarding == null ? null : forwarding.advertiseAddress());
+                forwarding == null ? null : forwarding.advertiseAddress(),
+                () ->
+                    dev.versio.api.served.VersionsSeenCodec.annotations(
+                        seen.snapshot(), seen.since()));
     this.registry =
         new Registry(
             clock,

@@ -6,6 +6,7 @@ import dev.versio.api.config.ConversionConfigStatus;
 import dev.versio.api.config.StorageMigrationStatus;
 import dev.versio.api.config.XRDConversionConfig;
 import dev.versio.api.served.ServedTargetsCodec;
+import dev.versio.api.served.VersionsSeenCodec;
 import dev.versio.api.server.ConversionWebhookServer;
 import dev.versio.api.server.EndpointMatch;
 import dev.versio.cli.offline.Output;
@@ -163,7 +164,9 @@ public final class StatusCommand implements Callable<Integer> {
               + ClusterErrors.describe(client.getMasterUrl().toString(), e)
               + " (are Versio's CRDs installed?)");
     }
-    var served = servedByReplica(client);
+    var replicas = replicas(client);
+    var served = replicas.served();
+    var now = java.time.Instant.now();
     var rows = new ArrayList<Row>();
     for (var c : client.resources(CRDConversionConfig.class).list().getItems()) {
       var target = c.getSpec() == null ? null : c.getSpec().targetName();
@@ -185,7 +188,9 @@ public final class StatusCommand implements Callable<Integer> {
         var converted = new java.util.HashSet<String>();
         converted.add(c.getSpec().hubVersion);
         c.getSpec().spokes.forEach(spoke -> converted.add(spoke.version));
-        row = row.withLifecycle(VersionLifecycle.of(definition, converted));
+        row =
+            row.withLifecycle(
+                VersionLifecycle.of(definition, converted, replicas.use().get(target), now));
       }
       rows.add(row);
     }
@@ -287,8 +292,55 @@ public final class StatusCommand implements Callable<Integer> {
   private static final io.fabric8.kubernetes.client.utils.KubernetesSerialization SERIALIZATION =
       new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
 
+  /**
+   * What the served-target Leases say: per replica ({@code server/pod}) the targets it serves, and
+   * per target what its replicas saw of reviews per version.
+   */
+  private record Replicas(
+      Map<String, TreeSet<String>> served, Map<String, VersionLifecycle.Use> use) {}
+
+  private static Replicas replicas(KubernetesClient client) {
+    var served = servedByReplica(client);
+    var seen = new TreeMap<String, VersionsSeenCodec.Seen>();
+    served
+        .reports()
+        .forEach(
+            (replica, annotations) ->
+                VersionsSeenCodec.decode(annotations).ifPresent(s -> seen.put(replica, s)));
+    var lastReviewed = new TreeMap<String, Map<String, java.time.Instant>>();
+    var since = new TreeMap<String, java.time.Instant>();
+    served
+        .targets()
+        .forEach(
+            (replica, targets) -> {
+              var report = seen.get(replica);
+              if (report == null) {
+                return;
+              }
+              for (var target : targets) {
+                since.merge(target, report.since(), (a, b) -> a.isBefore(b) ? a : b);
+                var versions = lastReviewed.computeIfAbsent(target, t -> new TreeMap<>());
+                report
+                    .byTarget()
+                    .getOrDefault(target, Map.of())
+                    .forEach((v, at) -> versions.merge(v, at, (a, b) -> a.isAfter(b) ? a : b));
+              }
+            });
+    var use = new TreeMap<String, VersionLifecycle.Use>();
+    since.forEach(
+        (target, from) ->
+            use.put(target, new VersionLifecycle.Use(lastReviewed.get(target), from)));
+    return new Replicas(served.targets(), use);
+  }
+
+  /**
+   * Per replica ({@code server/pod}): the targets its Leases list, and its part 0's annotations.
+   */
+  private record LeaseView(
+      Map<String, TreeSet<String>> targets, Map<String, Map<String, String>> reports) {}
+
   /** Per replica ({@code server/pod}), the targets its served-target Leases list. */
-  private static Map<String, TreeSet<String>> servedByReplica(KubernetesClient client) {
+  private static LeaseView servedByReplica(KubernetesClient client) {
     var parts = new TreeMap<String, List<Map<String, String>>>();
     try {
       for (var lease :
@@ -311,17 +363,23 @@ public final class StatusCommand implements Callable<Integer> {
                     : lease.getMetadata().getAnnotations());
       }
     } catch (KubernetesClientException e) {
-      return Map.of(); // may not list Leases: show no replicas rather than fail
+      // may not list Leases: show no replicas rather than fail
+      return new LeaseView(Map.of(), Map.of());
     }
     var out = new TreeMap<String, TreeSet<String>>();
+    var reports = new TreeMap<String, Map<String, String>>();
     parts.forEach(
         (replica, annotations) -> {
           if (ServedTargetsCodec.decode(annotations)
               instanceof ServedTargetsCodec.Decoded.Readable readable) {
             out.put(replica, new TreeSet<>(readable.targets()));
           }
+          annotations.stream()
+              .filter(a -> a.containsKey(VersionsSeenCodec.SINCE))
+              .findFirst()
+              .ifPresent(a -> reports.put(replica, a));
         });
-    return out;
+    return new LeaseView(out, reports);
   }
 
   private static JsonNode json(List<Row> rows) {
@@ -343,6 +401,8 @@ public final class StatusCommand implements Callable<Integer> {
       h.put("reason", r.handoverReason());
       h.put("message", r.handoverMessage());
       var versions = t.putArray("versions");
+      var since = r.lifecycle() == null ? null : r.lifecycle().reviewsSince();
+      t.put("reviewsSeenSince", since == null ? null : since.toString());
       var next = t.putObject("nextStep");
       next.putNull("step");
       next.putNull("version");
@@ -356,6 +416,7 @@ public final class StatusCommand implements Callable<Integer> {
           j.put("stored", v.stored());
           j.put("deprecated", v.deprecated());
           j.put("converted", v.converted());
+          j.put("lastReviewedAt", v.lastReviewed() == null ? null : v.lastReviewed().toString());
         }
         r.lifecycle()
             .next()

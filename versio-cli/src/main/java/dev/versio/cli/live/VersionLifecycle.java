@@ -1,9 +1,12 @@
 package dev.versio.cli.live;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -15,8 +18,9 @@ import java.util.Set;
  *
  * @param versions every version the CRD declares, in its order
  * @param next the next safe step, if any
+ * @param reviewsSince since when the serving replicas report reviews (null: none reports)
  */
-record VersionLifecycle(List<Version> versions, Optional<Step> next) {
+record VersionLifecycle(List<Version> versions, Optional<Step> next, Instant reviewsSince) {
   /**
    * One version of the CRD.
    *
@@ -29,7 +33,21 @@ record VersionLifecycle(List<Version> versions, Optional<Step> next) {
       boolean storage,
       boolean stored,
       boolean deprecated,
-      boolean converted) {}
+      boolean converted,
+      Instant lastReviewed) {}
+
+  /**
+   * What the webhook replicas report of clients' use: when a review last touched each version, and
+   * since when they have been recording (the earliest start among the replicas that report).
+   */
+  record Use(Map<String, Instant> lastReviewed, Instant since) {
+    Use {
+      lastReviewed = Map.copyOf(lastReviewed);
+    }
+  }
+
+  /** A review at a version this recent means a client still uses it. */
+  static final Duration RECENT = Duration.ofHours(1);
 
   /** A step of the sequence, and what to do for it. */
   sealed interface Step {
@@ -66,13 +84,39 @@ record VersionLifecycle(List<Version> versions, Optional<Step> next) {
       }
     }
 
-    /** Deprecated, served, nothing stored at it: stop serving it once no client uses it. */
-    record StopServing(String version) implements Step {
+    /**
+     * Deprecated, served, nothing stored at it: stop serving it once no client uses it, which the
+     * replicas' reviews tell ({@code use} null: no replica reports them).
+     */
+    record StopServing(String version, Use use, Instant now) implements Step {
       @Override
       public String describe(String crd) {
-        return version
-            + " is deprecated and no object is stored at it: stop serving it (served: false) once"
-            + " no client reads or writes it any more (Versio does not see clients' use yet)";
+        var head = version + " is deprecated and no object is stored at it: ";
+        if (use == null) {
+          return head
+              + "stop serving it (served: false) once no client reads or writes it any more (no"
+              + " webhook replica reports which versions its reviews touch)";
+        }
+        var last = use.lastReviewed().get(version);
+        if (last != null && !last.isBefore(now.minus(RECENT))) {
+          return head
+              + "a review touched "
+              + version
+              + " at "
+              + last
+              + ", so a client still reads or writes it; stop serving it once none does";
+        }
+        return head
+            + "no review touched "
+            + version
+            + (last == null ? " since " + use.since() : " after " + last)
+            + " (as the serving replicas saw it): stop serving it (served: false)";
+      }
+
+      /** Whether a review touched the version within {@link #RECENT}. */
+      boolean inUse() {
+        var last = use == null ? null : use.lastReviewed().get(version);
+        return last != null && !last.isBefore(now.minus(RECENT));
       }
     }
   }
@@ -82,6 +126,14 @@ record VersionLifecycle(List<Version> versions, Optional<Step> next) {
    * @param convertedVersions the config's hub and spoke versions
    */
   static VersionLifecycle of(JsonNode crd, Set<String> convertedVersions) {
+    return of(crd, convertedVersions, null, Instant.EPOCH);
+  }
+
+  /**
+   * @param use what the replicas report of reviews, or null when none does
+   * @param now the time "recent" is measured from
+   */
+  static VersionLifecycle of(JsonNode crd, Set<String> convertedVersions, Use use, Instant now) {
     var stored = new LinkedHashSet<String>();
     crd.path("status").path("storedVersions").forEach(v -> stored.add(v.asText()));
     var versions = new ArrayList<Version>();
@@ -95,16 +147,18 @@ record VersionLifecycle(List<Version> versions, Optional<Step> next) {
               v.path("storage").asBoolean(false),
               stored.contains(name),
               v.path("deprecated").asBoolean(false),
-              convertedVersions.contains(name));
+              convertedVersions.contains(name),
+              use == null ? null : use.lastReviewed().get(name));
       versions.add(version);
       if (version.storage()) {
         storage = name;
       }
     }
-    return new VersionLifecycle(versions, next(versions, storage));
+    return new VersionLifecycle(
+        versions, next(versions, storage, use, now), use == null ? null : use.since());
   }
 
-  private static Optional<Step> next(List<Version> versions, String storage) {
+  private static Optional<Step> next(List<Version> versions, String storage, Use use, Instant now) {
     if (storage == null) {
       return Optional.empty();
     }
@@ -120,7 +174,7 @@ record VersionLifecycle(List<Version> versions, Optional<Step> next) {
     }
     for (var v : versions) {
       if (v.served() && v.deprecated() && !v.stored() && !v.storage()) {
-        return Optional.of(new Step.StopServing(v.name()));
+        return Optional.of(new Step.StopServing(v.name(), use, now));
       }
     }
     return Optional.empty();

@@ -86,6 +86,8 @@ class StatusCommandIT {
     var config = scope.name("moving");
     client.resource(Widgets.renameConfig(config, target, to)).create();
     statusOfAHeldMove(client, config, to);
+    var reviewedAt = java.time.Instant.now().minusSeconds(120).truncatedTo(ChronoUnit.SECONDS);
+    var since = reviewedAt.minusSeconds(86_400);
     client
         .leases()
         .inNamespace(scope.namespace())
@@ -100,6 +102,10 @@ class StatusCommandIT {
                         ServedTargetsCodec.REPLICA_LABEL,
                         to + "-0"))
                 .withAnnotations(ServedTargetsCodec.encode(List.of(target)).getFirst())
+                // the replica saw a review at v1 two minutes ago, and has been recording for a day
+                .addToAnnotations(
+                    dev.versio.api.served.VersionsSeenCodec.annotations(
+                        Map.of(target, Map.of("v1", reviewedAt.getEpochSecond())), since))
                 .endMetadata()
                 .withNewSpec()
                 .withHolderIdentity(to + "-0")
@@ -131,6 +137,19 @@ class StatusCommandIT {
         .containsExactlyInAnyOrder("v1", "v2");
     assertThat(row.path("nextStep").path("step").asText()).isEqualTo("StopServing");
     assertThat(row.path("nextStep").path("version").asText()).isEqualTo("v1");
+    assertThat(row.path("nextStep").path("message").asText())
+        .contains("a review touched v1 at " + reviewedAt)
+        .contains("a client still reads or writes it");
+    assertThat(row.path("reviewsSeenSince").asText()).isEqualTo(since.toString());
+    assertThat(
+            row.path("versions")
+                .valueStream()
+                .filter(v -> v.path("name").asText().equals("v1"))
+                .findFirst()
+                .orElseThrow()
+                .path("lastReviewedAt")
+                .asText())
+        .isEqualTo(reviewedAt.toString());
 
     out.getBuffer().setLength(0);
     assertThat(run("status", "--kubeconfig", kubeconfig)).isZero();

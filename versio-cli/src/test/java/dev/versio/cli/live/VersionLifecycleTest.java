@@ -52,7 +52,63 @@ class VersionLifecycleTest {
                 "[v2]"),
             Set.of("v1", "v2"));
 
-    assertThat(lifecycle.next()).contains(new VersionLifecycle.Step.StopServing("v1"));
+    assertThat(lifecycle.next())
+        .contains(new VersionLifecycle.Step.StopServing("v1", null, java.time.Instant.EPOCH));
+    assertThat(lifecycle.next().orElseThrow().describe("caches.example.com"))
+        .contains("no webhook replica reports");
+  }
+
+  @Test
+  void aDeprecatedVersionAReviewTouchedWithinTheHourIsStillInUse() throws Exception {
+    var now = java.time.Instant.parse("2026-12-04T12:00:00Z");
+    var use =
+        new VersionLifecycle.Use(
+            java.util.Map.of("v1", now.minusSeconds(240), "v2", now.minusSeconds(5)),
+            now.minusSeconds(86_400));
+    var lifecycle =
+        VersionLifecycle.of(
+            crd(
+                """
+                - {name: v1, served: true, storage: false, deprecated: true}
+                - {name: v2, served: true, storage: true}
+                """,
+                "[v2]"),
+            Set.of("v1", "v2"),
+            use,
+            now);
+
+    var step = (VersionLifecycle.Step.StopServing) lifecycle.next().orElseThrow();
+    assertThat(step.inUse()).isTrue();
+    assertThat(step.describe("caches.example.com"))
+        .contains("a review touched v1 at 2026-12-04T11:56:00Z")
+        .contains("a client still reads or writes it");
+    assertThat(lifecycle.versions())
+        .extracting(VersionLifecycle.Version::lastReviewed)
+        .containsExactly(now.minusSeconds(240), now.minusSeconds(5));
+  }
+
+  @Test
+  void aDeprecatedVersionNoReviewTouchedSinceTheReplicasStartedMayStopBeingServed()
+      throws Exception {
+    var now = java.time.Instant.parse("2026-12-04T12:00:00Z");
+    var since = now.minusSeconds(86_400);
+    var lifecycle =
+        VersionLifecycle.of(
+            crd(
+                """
+                - {name: v1, served: true, storage: false, deprecated: true}
+                - {name: v2, served: true, storage: true}
+                """,
+                "[v2]"),
+            Set.of("v1", "v2"),
+            new VersionLifecycle.Use(java.util.Map.of("v2", now), since),
+            now);
+
+    var step = (VersionLifecycle.Step.StopServing) lifecycle.next().orElseThrow();
+    assertThat(step.inUse()).isFalse();
+    assertThat(step.describe("caches.example.com"))
+        .contains("no review touched v1 since 2026-12-03T12:00:00Z")
+        .contains("stop serving it (served: false)");
   }
 
   @Test

@@ -39,6 +39,8 @@ public final class WebhookMetrics {
    */
   private final boolean versionLabels;
 
+  private final VersionsSeen versionsSeen;
+
   /** Review metrics labelled by target and result only. */
   public WebhookMetrics() {
     this(false);
@@ -48,7 +50,16 @@ public final class WebhookMetrics {
    * @param versionLabels whether review metrics also carry {@code from} and {@code to}
    */
   public WebhookMetrics(boolean versionLabels) {
+    this(versionLabels, java.time.Clock.systemUTC());
+  }
+
+  /**
+   * @param versionLabels whether review metrics also carry {@code from} and {@code to}
+   * @param clock what {@link #versionsSeen()} stamps reviews with
+   */
+  public WebhookMetrics(boolean versionLabels, java.time.Clock clock) {
     this.versionLabels = versionLabels;
+    this.versionsSeen = new VersionsSeen(clock);
     new JvmMemoryMetrics().bindTo(registry);
     new JvmGcMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
@@ -89,6 +100,7 @@ public final class WebhookMetrics {
    * version labels are on), requests by target and result, objects by target and result.
    */
   public void review(String target, ReviewOutcome outcome, long nanos) {
+    versionsSeen.record(target, outcome.from(), outcome.to());
     var result = outcome.result().label();
     var timer =
         Timer.builder("versio.webhook.conversion.review.duration")
@@ -171,8 +183,14 @@ public final class WebhookMetrics {
     return version == null ? "unknown" : version;
   }
 
+  /** When reviews last touched each version of each target here (published in the Leases). */
+  public VersionsSeen versionsSeen() {
+    return versionsSeen;
+  }
+
   /** Removes every series of {@code target}: it is no longer served here. */
   public void forgetTarget(String target) {
+    versionsSeen.forget(target);
     for (var meter : List.copyOf(registry.getMeters())) {
       if (target.equals(meter.getId().getTag("target"))) {
         registry.remove(meter);

@@ -40,6 +40,7 @@ public final class ServedTargetsPublisher implements AutoCloseable {
   private final Duration heartbeat;
   private final ScheduledExecutorService executor;
   private final String peerAddress;
+  private final java.util.function.Supplier<Map<String, String>> report;
   private final Object lock = new Object();
   private SortedSet<String> desired = new TreeSet<>();
   private SortedSet<String> written;
@@ -67,6 +68,22 @@ public final class ServedTargetsPublisher implements AutoCloseable {
       Clock clock,
       Duration heartbeat,
       String peerAddress) {
+    this(client, identity, server, clock, heartbeat, peerAddress, Map::of);
+  }
+
+  /**
+   * As above; {@code report} gives annotations published on part 0 with every write and renewal
+   * (what reviews this replica saw, {@link dev.versio.api.served.VersionsSeenCodec}).
+   */
+  public ServedTargetsPublisher(
+      KubernetesClient client,
+      ReplicaIdentity identity,
+      String server,
+      Clock clock,
+      Duration heartbeat,
+      String peerAddress,
+      java.util.function.Supplier<Map<String, String>> report) {
+    this.report = Objects.requireNonNull(report, "report");
     this.peerAddress = peerAddress;
     this.client = Objects.requireNonNull(client, "client");
     this.identity = Objects.requireNonNull(identity, "identity");
@@ -138,9 +155,12 @@ public final class ServedTargetsPublisher implements AutoCloseable {
       // new part 0 also finds the parts it names
       for (int i = parts.size() - 1; i >= 0; i--) {
         var annotations = parts.get(i);
-        if (i == 0 && peerAddress != null) {
+        if (i == 0) {
           annotations = new java.util.LinkedHashMap<>(annotations);
-          annotations.put(ServedTargetsCodec.PEER_ADDRESS, peerAddress);
+          if (peerAddress != null) {
+            annotations.put(ServedTargetsCodec.PEER_ADDRESS, peerAddress);
+          }
+          annotations.putAll(report.get());
         }
         write(identity.leaseName(i), annotations, now);
       }
@@ -194,7 +214,16 @@ public final class ServedTargetsPublisher implements AutoCloseable {
               .withZoneSameInstant(ZoneOffset.UTC)
               .truncatedTo(ChronoUnit.MICROS);
       leases
-          .resource(new LeaseBuilder(current).editSpec().withRenewTime(now).endSpec().build())
+          .resource(
+              new LeaseBuilder(current)
+                  .editMetadata()
+                  .removeFromAnnotations(dev.versio.api.served.VersionsSeenCodec.TRUNCATED)
+                  .addToAnnotations(report.get())
+                  .endMetadata()
+                  .editSpec()
+                  .withRenewTime(now)
+                  .endSpec()
+                  .build())
           .update();
     } catch (KubernetesClientException e) {
       LOG.warn(

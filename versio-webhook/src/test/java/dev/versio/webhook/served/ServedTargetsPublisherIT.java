@@ -134,6 +134,62 @@ class ServedTargetsPublisherIT {
   }
 
   @Test
+  void partZeroCarriesTheReviewsReportFromTheFirstWriteAndEveryRenewalRefreshesIt(
+      KubernetesClient client, KubeTestScope scope) {
+    var namespace = scope.namespace();
+    var pod = scope.name("reporter");
+    var seen = new dev.versio.webhook.metrics.VersionsSeen(Clock.systemUTC());
+    var publisher =
+        new ServedTargetsPublisher(
+            client,
+            new ReplicaIdentity(pod, null, namespace),
+            "default",
+            Clock.systemUTC(),
+            Duration.ofMillis(300),
+            null,
+            () ->
+                dev.versio.api.served.VersionsSeenCodec.annotations(seen.snapshot(), seen.since()));
+    try (publisher) {
+      publisher.start(registry(List.of("a.example.com"), List.of()));
+      var first =
+          await()
+              .atMost(Duration.ofSeconds(20))
+              .until(
+                  () ->
+                      client.leases().inNamespace(namespace).withName("versio-served-" + pod).get(),
+                  l -> l != null);
+      var report =
+          dev.versio.api.served.VersionsSeenCodec.decode(first.getMetadata().getAnnotations())
+              .orElseThrow();
+      assertThat(report.since())
+          .isEqualTo(seen.since().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+      assertThat(report.byTarget()).isEmpty();
+
+      // a review at v1 of a.example.com: the next renewal publishes it
+      seen.record("a.example.com", "v1", "v2");
+      var renewed =
+          await()
+              .atMost(Duration.ofSeconds(20))
+              .until(
+                  () ->
+                      dev.versio.api.served.VersionsSeenCodec.decode(
+                              client
+                                  .leases()
+                                  .inNamespace(namespace)
+                                  .withName("versio-served-" + pod)
+                                  .get()
+                                  .getMetadata()
+                                  .getAnnotations())
+                          .orElseThrow(),
+                  r -> r.byTarget().containsKey("a.example.com"));
+      assertThat(renewed.byTarget().get("a.example.com")).containsOnlyKeys("v1", "v2");
+      assertThat(read(client, namespace, pod))
+          .as("the served targets read as before")
+          .isEqualTo(new Decoded.Readable(new TreeSet<>(List.of("a.example.com"))));
+    }
+  }
+
+  @Test
   void aReplicaNeedsOnlyGetCreateUpdateAndDeleteOnLeasesInItsNamespace(
       KubernetesClient admin, ControlPlane controlPlane, KubeTestScope scope) {
     var namespace = scope.namespace();
