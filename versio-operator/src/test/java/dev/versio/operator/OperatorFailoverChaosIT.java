@@ -312,8 +312,8 @@ class OperatorFailoverChaosIT {
 
   /**
    * Creates {@value #MIGRATED_OBJECTS} Widgets at v1, promotes v2 to the storage version, and
-   * creates an Automatic config that re-stores them at 10 writes a second (about 10 s); returns
-   * once its first pages are recorded.
+   * creates an Automatic config that re-stores them at 6 writes a second (about 17 s); returns once
+   * its first pages are recorded.
    */
   private Migration startMigration(KubeTestScope scope, String server) throws Exception {
     var group = "migrate." + scope.apiGroup();
@@ -363,7 +363,7 @@ class OperatorFailoverChaosIT {
     var config = OperatorFixture.renameConfig("chaos-migrate-" + scope.suffix(), name, server);
     var settings = new dev.versio.api.config.StorageMigrationSpec();
     settings.policy = "Automatic";
-    settings.rate = 10;
+    settings.rate = 6;
     settings.pageSize = 5;
     config.getSpec().storageMigration = settings;
     client.resource(config).create();

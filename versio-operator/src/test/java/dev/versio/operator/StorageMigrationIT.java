@@ -105,8 +105,8 @@ class StorageMigrationIT {
     var target = promotedWidgets(scope, objects);
     operator = OperatorFixture.start(client, OperatorFixture.options(), Clock.systemUTC());
     var name = scope.name("resume");
-    // Manual: nothing happens until the annotation asks; 10 writes/s, so the run takes ~4 s
-    client.resource(config(name, target, "Manual", 10, 5)).create();
+    // Manual: nothing happens until the annotation asks; 5 writes/s, so the run takes ~8 s
+    client.resource(config(name, target, "Manual", 5, 5)).create();
     awaitConfig(
         client,
         name,
