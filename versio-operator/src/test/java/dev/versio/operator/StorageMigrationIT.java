@@ -88,6 +88,27 @@ class StorageMigrationIT {
     assertThat(condition.getMessage()).contains("lists only v2");
     assertThat(storedVersions(target)).containsExactly("v2");
     assertThat(reasonsOfEvents(name)).contains("StorageMigrationStarted", "StorageMigrated");
+
+    // a new annotation value runs it again at once (nothing to prune now, every object re-stored)
+    OperatorFixture.mergePatch(
+        client,
+        CRDConversionConfig.class,
+        name,
+        "{\"metadata\":{\"annotations\":{\""
+            + StorageMigrationSpec.REQUEST_ANNOTATION
+            + "\":\"again\"}}}");
+    var again =
+        awaitConfig(
+                client,
+                name,
+                s ->
+                    s.storageMigration != null
+                        && "again".equals(s.storageMigration.request)
+                        && "Succeeded".equals(s.storageMigration.phase))
+            .getStatus()
+            .storageMigration;
+    assertThat(again.handled).isEqualTo(23);
+    assertThat(again.message).contains("already lists only v2");
     assertEveryObjectIsStoredAtV2(scope, target, 23);
   }
 

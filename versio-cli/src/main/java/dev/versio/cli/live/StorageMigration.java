@@ -78,11 +78,15 @@ final class StorageMigration {
       try {
         page = rewriter.page(next, pageSize, pacer, dryRun, ObjectRewriter.Guard.always());
       } catch (KubernetesClientException e) {
-        if (e.getCode() == 410 && next != null && restarts < MAX_LIST_RESTARTS) {
-          // The continue token expired (etcd compacted): go on from the apiserver's fresh token,
-          // or else start over; rewriting is idempotent.
+        var fresh = ObjectRewriter.freshToken(e);
+        if (e.getCode() == 410
+            && next != null
+            && fresh.isPresent()
+            && restarts < MAX_LIST_RESTARTS) {
+          // The continue token expired (etcd compacted): go on from the fresh token the apiserver
+          // hands out with its answer (objects created meanwhile are stored at the new version).
           restarts++;
-          next = ObjectRewriter.freshToken(e).orElse(null);
+          next = fresh.get();
           continue;
         }
         throw new LoadError(

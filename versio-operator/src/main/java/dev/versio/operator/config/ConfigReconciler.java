@@ -728,13 +728,20 @@ public abstract class ConfigReconciler<
 
   @Override
   public DeleteControl cleanup(C config, Context<C> context) {
+    var control = deletion(config);
+    if (storageMigration != null && control.isRemoveFinalizer()) {
+      // only once the config goes: a blocked deletion (several versions in use) is exactly when
+      // the migration must go on
+      storageMigration.forget(config.getMetadata().getName());
+    }
+    return control;
+  }
+
+  private DeleteControl deletion(C config) {
     if (!writer.mayWrite(config)) {
       return DeleteControl.noFinalizerRemoval();
     }
     var name = config.getMetadata().getName();
-    if (storageMigration != null) {
-      storageMigration.forget(name);
-    }
     var status = config.getStatus();
     var phase = status == null ? null : Phase.of(status.phase);
     boolean pointsAtWebhook =

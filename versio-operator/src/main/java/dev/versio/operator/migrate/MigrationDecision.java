@@ -46,7 +46,8 @@ public sealed interface MigrationDecision {
    * @param previous {@code status.storageMigration} as last written, or null
    * @param target the target CRD now
    * @param applied whether the config is Applied: its conversion serves every version in use
-   * @param runningHere whether this replica runs (or queued) a migration of this config now
+   * @param runningHere whether this replica runs (or queued) a migration of this config now; then
+   *     {@code previous} is that run's state
    */
   static MigrationDecision decide(
       StorageMigrationSpec spec,
@@ -59,9 +60,14 @@ public sealed interface MigrationDecision {
     if (StorageMigrationSpec.CANCEL.equals(request)) {
       return runningHere || underWay ? new Cancel() : new Keep();
     }
-    if (runningHere || !applied) {
-      // a run here goes on by itself; without a converting webhook nothing starts or resumes
-      return new Keep();
+    if (runningHere) {
+      // a run here goes on by itself, unless the storage version moved on: then it is worth nothing
+      return underWay && !target.storageVersion().equals(previous.storageVersion)
+          ? new Cancel()
+          : new Keep();
+    }
+    if (!applied) {
+      return new Keep(); // without a converting webhook nothing starts or resumes
     }
     if (underWay) {
       // a run for an older storage version is worth nothing now: end it, then start afresh

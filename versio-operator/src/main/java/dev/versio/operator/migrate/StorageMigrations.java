@@ -1,5 +1,6 @@
 package dev.versio.operator.migrate;
 
+import dev.versio.api.config.CRDConversionConfig;
 import dev.versio.api.config.StorageMigrationSpec;
 import dev.versio.api.config.StorageMigrationStatus;
 import dev.versio.operator.migrate.MigrationDecision.Phases;
@@ -76,13 +77,37 @@ public final class StorageMigrations implements AutoCloseable {
     var annotations = config.getMetadata().getAnnotations();
     var request =
         annotations == null ? null : annotations.get(StorageMigrationSpec.REQUEST_ANNOTATION);
+    if (closed) {
+      return previous;
+    }
     var job = jobs.get(name);
-    // a run that ended here is still the latest word until the status records its end (the status
-    // read here may be older than the run's last pages)
-    boolean runningHere =
-        job != null && (!job.done() || previous == null || sameRun(previous, job.snapshot()));
-    var decision = MigrationDecision.decide(spec, request, previous, target, applied, runningHere);
-    switch (decision) {
+    // done first, then the state: a job seen done has its final state
+    boolean runningHere = job != null && !job.done();
+    var latest = job == null ? null : job.snapshot();
+    var known = previous;
+    if (runningHere) {
+      known = latest; // newer than any status read here
+    } else if (job != null) {
+      if (previous == null || sameRun(previous, latest)) {
+        // it ended here: its end is the latest word until the status records it
+        known = latest;
+        if (previous != null && latest.phase.equals(previous.phase)) {
+          jobs.remove(name, job); // recorded: from now on the status is the record
+        }
+      } else {
+        jobs.remove(name, job); // an older run; the status records a later one
+      }
+    }
+    var decision = MigrationDecision.decide(spec, request, known, target, applied, runningHere);
+    if (decision instanceof MigrationDecision.Resume && !runningHere) {
+      // another replica may have recorded the end after this replica's cache was filled: resume
+      // only what the apiserver still says is under way
+      var fresh = freshStatus(name);
+      if (fresh != null && !MigrationDecision.UNDER_WAY.contains(fresh.phase)) {
+        return fresh;
+      }
+    }
+    return switch (decision) {
       case MigrationDecision.Start start -> {
         var state = new StorageMigrationStatus();
         state.phase = Phases.RUNNING;
@@ -97,7 +122,7 @@ public final class StorageMigrations implements AutoCloseable {
         state.request = start.request();
         state.startedAt = clock.instant().toString();
         state.message = "queued: re-storing every object at " + target.storageVersion();
-        return submit(name, target, spec, state, owner);
+        yield submit(name, target, spec, state, owner);
       }
       case MigrationDecision.Resume resume -> {
         var state = copy(resume.from());
@@ -106,43 +131,35 @@ public final class StorageMigrations implements AutoCloseable {
             "queued: continuing after "
                 + (state.handled == null ? 0 : state.handled)
                 + " objects (the replica that ran it stopped)";
-        return submit(name, target, spec, state, owner);
+        yield submit(name, target, spec, state, owner);
       }
       case MigrationDecision.Cancel cancel -> {
-        if (job != null && runningHere) {
-          job.cancel();
-          return job.snapshot();
-        }
-        var state = copy(previous);
-        finish(
-            state,
-            Phases.CANCELLED,
+        var why =
             StorageMigrationSpec.CANCEL.equals(request)
                 ? "cancelled (" + StorageMigrationSpec.REQUEST_ANNOTATION + ": cancel)"
                 : "ended: the storage version is now "
                     + target.storageVersion()
                     + ", not "
-                    + previous.storageVersion);
-        return state;
-      }
-      case MigrationDecision.Keep keep -> {
-        if (job == null || !runningHere) {
-          if (job != null) {
-            // an older run that ended here; the status records a later one
-            jobs.remove(name, job);
-          }
-          return previous;
+                    + known.storageVersion;
+        if (runningHere) {
+          job.cancel(why);
+          yield job.snapshot();
         }
-        var latest = job.snapshot();
-        if (job.done()
-            && previous != null
-            && sameRun(previous, latest)
-            && latest.phase.equals(previous.phase)) {
-          // its end is in the status: from now on the status is the record
-          jobs.remove(name, job);
-        }
-        return latest;
+        var state = copy(known);
+        finish(state, Phases.CANCELLED, why);
+        yield state;
       }
+      case MigrationDecision.Keep keep -> known;
+    };
+  }
+
+  /** The config's {@code status.storageMigration} as the apiserver has it now, or null. */
+  private StorageMigrationStatus freshStatus(String config) {
+    try {
+      var live = client.resources(CRDConversionConfig.class).withName(config).get();
+      return live == null || live.getStatus() == null ? null : live.getStatus().storageMigration;
+    } catch (KubernetesClientException e) {
+      return null; // cannot tell: go with the cache
     }
   }
 
@@ -150,7 +167,7 @@ public final class StorageMigrations implements AutoCloseable {
   public void forget(String config) {
     var job = jobs.remove(config);
     if (job != null) {
-      job.cancel();
+      job.cancel("the config was deleted");
     }
   }
 
@@ -188,8 +205,11 @@ public final class StorageMigrations implements AutoCloseable {
     return job.snapshot();
   }
 
+  /** The same run as continued by the same replica: a run another replica went on with differs. */
   private static boolean sameRun(StorageMigrationStatus a, StorageMigrationStatus b) {
-    return a.startedAt != null && a.startedAt.equals(b.startedAt);
+    return a.startedAt != null
+        && a.startedAt.equals(b.startedAt)
+        && java.util.Objects.equals(a.resumed, b.resumed);
   }
 
   private void finish(StorageMigrationStatus state, String phase, String message) {
@@ -206,8 +226,13 @@ public final class StorageMigrations implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    jobs.values().forEach(Job::cancel);
     executor.shutdownNow();
+    try {
+      // a write in flight ends before the client it uses is closed
+      executor.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** One run: pages until the list ends, then the prune. */
@@ -219,7 +244,7 @@ public final class StorageMigrations implements AutoCloseable {
     private final ObjectRewriter.Guard owner;
     private final ObjectRewriter rewriter;
     private final StorageMigrationStatus state;
-    private volatile boolean cancelled;
+    private volatile String cancelled; // why, once cancelled
     private volatile boolean done;
 
     Job(
@@ -239,8 +264,8 @@ public final class StorageMigrations implements AutoCloseable {
           new ObjectRewriter(client, target.storageContext(), StorageMigrations::describe);
     }
 
-    void cancel() {
-      cancelled = true;
+    void cancel(String why) {
+      cancelled = why;
     }
 
     boolean done() {
@@ -252,12 +277,12 @@ public final class StorageMigrations implements AutoCloseable {
     }
 
     private boolean mayGoOn() {
-      return !cancelled && !closed && owner.run(() -> {});
+      return cancelled == null && !closed && owner.run(() -> {});
     }
 
     /** Runs {@code write} as the config's owner unless the run is to stop. */
     private boolean guarded(Runnable write) {
-      return !cancelled && !closed && owner.run(write);
+      return cancelled == null && !closed && owner.run(write);
     }
 
     @Override
@@ -286,7 +311,7 @@ public final class StorageMigrations implements AutoCloseable {
     private boolean pages() {
       String token = state.continueToken;
       int restarts = 0;
-      do {
+      while (true) {
         if (!mayGoOn()) {
           return stopped();
         }
@@ -295,11 +320,14 @@ public final class StorageMigrations implements AutoCloseable {
           page = rewriter.page(token, pageSize, pacer, false, this::guarded);
         } catch (KubernetesClientException e) {
           var fresh = ObjectRewriter.freshToken(e);
-          if (e.getCode() == 410 && token != null && restarts < MAX_LIST_RESTARTS) {
-            // the continue token expired (etcd compacted): go on from the apiserver's fresh one,
-            // or else from the start (rewriting again is harmless)
+          if (e.getCode() == 410
+              && token != null
+              && fresh.isPresent()
+              && restarts < MAX_LIST_RESTARTS) {
+            // the continue token expired (etcd compacted): go on from the fresh one the apiserver
+            // hands out with its answer (objects created meanwhile are stored at the new version)
             restarts++;
-            token = fresh.orElse(null);
+            token = fresh.get();
             continue;
           }
           end(
@@ -308,16 +336,18 @@ public final class StorageMigrations implements AutoCloseable {
                   + target.plural()
                   + " at the storage version "
                   + target.storageVersion()
+                  + (token == null ? "" : " (continuing after " + state.handled + " objects)")
                   + ": "
                   + describe(e)
-                  + "; request a new run once the cause is fixed");
+                  + "; status.storedVersions stays as it is; request a new run once the cause is"
+                  + " fixed");
           return false;
         }
-        metrics(page);
         if (page.stopped()) {
-          // not counted in the state: whoever continues lists this page again and counts it then
+          // not counted: whoever continues lists this page again and counts it then
           return stopped();
         }
+        metrics(page);
         token = page.next();
         synchronized (this) {
           count(page);
@@ -329,19 +359,21 @@ public final class StorageMigrations implements AutoCloseable {
           }
         }
         progressed.accept(config);
-      } while (token != null);
-      return true;
+        if (token == null) {
+          return true;
+        }
+      }
     }
 
     private boolean stopped() {
-      if (cancelled && !closed) {
+      var why = cancelled;
+      if (why != null && !closed) {
         end(
             Phases.CANCELLED,
-            "cancelled after "
+            why
+                + " after "
                 + state.handled
-                + " objects ("
-                + StorageMigrationSpec.REQUEST_ANNOTATION
-                + ": cancel); status.storedVersions stays "
+                + " objects; status.storedVersions stays "
                 + target.storedVersions());
       } else {
         // another replica owns the config now (or this one stops): it continues from the status

@@ -74,6 +74,12 @@ class MigrationDecisionTest {
   }
 
   @Test
+  void aRunHereForAStorageVersionThatWasSupersededIsCancelledToo() {
+    assertThat(decide(automatic(), null, status(Phases.RUNNING, "v1"), PROMOTED, true, true))
+        .isInstanceOf(MigrationDecision.Cancel.class);
+  }
+
+  @Test
   void aRunForAStorageVersionThatIsNoLongerTheStorageVersionIsEnded() {
     assertThat(decide(automatic(), null, status(Phases.RUNNING, "v1"), PROMOTED, true, false))
         .isInstanceOf(MigrationDecision.Cancel.class);
