@@ -1,6 +1,5 @@
 package dev.versio.api.crd;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
@@ -127,13 +126,5 @@ public final class XrdApi {
 
   private static boolean preservesUnknown(JSONSchemaProps schema) {
     return Boolean.TRUE.equals(schema.getXKubernetesPreserveUnknownFields());
-  }
-
-  /** The version an XRD object was read at, from its {@code apiVersion}. */
-  public static String versionOf(JsonNode xrd) {
-    var apiVersion = xrd.path("apiVersion").asText("");
-    return apiVersion.startsWith(GROUP + "/")
-        ? apiVersion.substring(GROUP.length() + 1)
-        : PREFERRED_VERSION;
   }
 }

@@ -171,12 +171,6 @@ public final class StorageMigrations implements AutoCloseable {
     }
   }
 
-  /** Whether this replica runs or queued a migration of {@code config} now. */
-  public boolean running(String config) {
-    var job = jobs.get(config);
-    return job != null && !job.done();
-  }
-
   private StorageMigrationStatus submit(
       String name,
       StorageTarget target,
