@@ -199,7 +199,15 @@ public final class VersioOperator implements AutoCloseable {
       closeables.add(migrations);
       var reconciler =
           new CRDConfigReconciler(
-              cache, writer, metrics, triggers, handover, options, migrations, clock);
+              cache,
+              writer,
+              metrics,
+              triggers,
+              handover,
+              options,
+              migrations,
+              new dev.versio.operator.config.RetirementStep(servedAggregator::versionUse),
+              clock);
       register(
           new OwnedReconciler.CrdConfigs(reconciler, ConfigReconciler.FINALIZER, writer, waits),
           "crdconversionconfig",

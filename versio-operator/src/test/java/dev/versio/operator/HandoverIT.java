@@ -73,6 +73,40 @@ class HandoverIT {
         : conversion.getWebhook().getClientConfig().getUrl();
   }
 
+  private static Predicate<ConversionConfigStatus> retirement(String status, String reason) {
+    return s ->
+        Conditions.find(s.conditions, Conditions.RETIREMENT_READY)
+            .map(c -> status.equals(c.getStatus()) && reason.equals(c.getReason()))
+            .orElse(false);
+  }
+
+  private static String retirementMessage(dev.versio.api.config.CRDConversionConfig config) {
+    return Conditions.find(config.getStatus().conditions, Conditions.RETIREMENT_READY)
+        .orElseThrow()
+        .getMessage();
+  }
+
+  /** Marks v1 of the CRD {@code target} deprecated (or not) and served (or not). */
+  private static void setV1(
+      KubernetesClient client, String target, boolean deprecated, boolean served) {
+    client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .withName(target)
+        .edit(
+            c -> {
+              c.getSpec().getVersions().stream()
+                  .filter(v -> v.getName().equals("v1"))
+                  .forEach(
+                      v -> {
+                        v.setDeprecated(deprecated);
+                        v.setServed(served);
+                      });
+              return c;
+            });
+  }
+
   private static Predicate<ConversionConfigStatus> handover(String status, String reason) {
     return s ->
         Conditions.find(s.conditions, Conditions.HANDOVER_READY)
@@ -215,6 +249,15 @@ class HandoverIT {
         await()
             .atMost(Duration.ofSeconds(30))
             .until(() -> client.resources(ConversionWebhookServer.class).withName(a).get() == null);
+        // retirement: v1 deprecated but just read is in use; once no longer served, removable
+        setV1(client, target, true, true);
+        var inUse = awaitConfig(client, config, retirement("False", "VersionInUse"));
+        assertThat(retirementMessage(inUse))
+            .contains("v1: a review touched it within the last hour");
+        setV1(client, target, true, false);
+        var removable = awaitConfig(client, config, retirement("True", "VersionsRetirable"));
+        assertThat(retirementMessage(removable))
+            .contains("Can be removed now: v1 (neither served nor stored)");
       }
     }
   }

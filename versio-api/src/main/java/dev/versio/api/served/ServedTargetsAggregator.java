@@ -39,6 +39,14 @@ public final class ServedTargetsAggregator {
 
   private record Decodes(List<String> fingerprint, Decoded decoded) {}
 
+  /**
+   * The last decode of each replica's report of reviews per version, reused while it is the same.
+   */
+  private final Map<String, SeenDecode> seenDecodes = new HashMap<>();
+
+  private record SeenDecode(
+      String text, String since, java.util.Optional<VersionsSeenCodec.Seen> seen) {}
+
   public ServedTargetsAggregator(Clock clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
   }
@@ -69,6 +77,7 @@ public final class ServedTargetsAggregator {
     if (replica != null && isPartZero(lease)) {
       renewals.remove(replica);
       decodes.remove(replica);
+      seenDecodes.remove(replica);
     }
     return label(lease, ServedTargetsCodec.SERVER_LABEL);
   }
@@ -210,6 +219,50 @@ public final class ServedTargetsAggregator {
   private static String annotation(Lease lease, String name) {
     var annotations = lease.getMetadata().getAnnotations();
     return annotations == null ? null : annotations.get(name);
+  }
+
+  /**
+   * What the live replicas that serve {@code target} (readably) report of reviews per version;
+   * empty when none of them publishes a {@linkplain VersionsSeenCodec report}.
+   */
+  public synchronized java.util.Optional<VersionUse> versionUse(String target) {
+    var now = clock.instant();
+    var byReplica = new TreeMap<String, List<Lease>>();
+    for (var lease : leases.values()) {
+      var replica = replicaKey(lease);
+      if (replica != null && label(lease, ServedTargetsCodec.SERVER_LABEL) != null) {
+        byReplica.computeIfAbsent(replica, k -> new ArrayList<>()).add(lease);
+      }
+    }
+    var reports = new ArrayList<VersionsSeenCodec.Seen>();
+    for (var entry : byReplica.entrySet()) {
+      var zero = entry.getValue().stream().filter(ServedTargetsAggregator::isPartZero).findFirst();
+      if (zero.isEmpty()
+          || !live(entry.getKey(), zero.get(), now)
+          || !(decode(entry.getKey(), entry.getValue()) instanceof Decoded.Readable readable)
+          || !readable.targets().contains(target)) {
+        continue;
+      }
+      seen(entry.getKey(), zero.get()).ifPresent(reports::add);
+    }
+    return VersionUse.of(target, reports);
+  }
+
+  /** A replica's report of reviews per version, decoded once per change of its text. */
+  private java.util.Optional<VersionsSeenCodec.Seen> seen(String replica, Lease zero) {
+    var annotations = zero.getMetadata().getAnnotations();
+    if (annotations == null || !annotations.containsKey(VersionsSeenCodec.SINCE)) {
+      return java.util.Optional.empty();
+    }
+    var text = annotations.getOrDefault(VersionsSeenCodec.SEEN, "");
+    var since = annotations.get(VersionsSeenCodec.SINCE);
+    var last = seenDecodes.get(replica);
+    if (last != null && last.text().equals(text) && last.since().equals(since)) {
+      return last.seen();
+    }
+    var decoded = VersionsSeenCodec.decode(annotations);
+    seenDecodes.put(replica, new SeenDecode(text, since, decoded));
+    return decoded;
   }
 
   /** The names of the live replicas of {@code server} (namespace/pod), sorted. */

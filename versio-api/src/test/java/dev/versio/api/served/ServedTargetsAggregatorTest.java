@@ -194,4 +194,58 @@ class ServedTargetsAggregatorTest {
         .containsExactly("versio/beta-0");
     assertThat(aggregator.liveWithoutPeerAddress(java.util.Set.of("alpha", "beta"))).isEmpty();
   }
+
+  private static List<Lease> reporting(
+      List<Lease> leases, Map<String, Map<String, Long>> seen, Instant since) {
+    var zero = leases.getFirst();
+    var annotations = new java.util.HashMap<>(zero.getMetadata().getAnnotations());
+    annotations.putAll(VersionsSeenCodec.annotations(seen, since));
+    var out = new ArrayList<>(leases);
+    out.set(
+        0,
+        new LeaseBuilder(zero).editMetadata().withAnnotations(annotations).endMetadata().build());
+    return out;
+  }
+
+  @Test
+  void versionUseMergesTheLiveReplicasThatServeTheTarget() {
+    var renewed = "2026-12-01T00:00:00Z";
+    var early = Instant.parse("2026-11-30T00:00:00Z");
+    var late = Instant.parse("2026-11-30T12:00:00Z");
+    observe(
+        reporting(
+            leases("a", "a-0", List.of("x.io"), renewed, 90),
+            Map.of("x.io", Map.of("v1", 100L, "v2", 500L)),
+            late));
+    observe(
+        reporting(
+            leases("a", "a-1", List.of("x.io"), renewed, 90),
+            Map.of("x.io", Map.of("v1", 300L)),
+            early));
+    // serves another target only: its report of x.io (left from before a move) is not counted
+    observe(
+        reporting(
+            leases("b", "b-0", List.of("y.io"), renewed, 90),
+            Map.of("x.io", Map.of("v1", 900L)),
+            early.minusSeconds(1)));
+    observe(leases("a", "a-2", List.of("x.io"), renewed, 90)); // reports no use (older release)
+
+    assertThat(aggregator.versionUse("x.io"))
+        .contains(
+            new VersionUse(
+                Map.of("v1", Instant.ofEpochSecond(300), "v2", Instant.ofEpochSecond(500)), early));
+    assertThat(aggregator.versionUse("z.io")).as("nobody serves it").isEmpty();
+
+    clock.advance(Duration.ofSeconds(91));
+    observe(
+        reporting(
+            leases("a", "a-0", List.of("x.io"), "2026-12-01T00:01:31Z", 90),
+            Map.of("x.io", Map.of("v1", 100L, "v2", 500L)),
+            late));
+    assertThat(aggregator.versionUse("x.io"))
+        .as("a-1 stopped renewing: its report no longer counts")
+        .contains(
+            new VersionUse(
+                Map.of("v1", Instant.ofEpochSecond(100), "v2", Instant.ofEpochSecond(500)), late));
+  }
 }

@@ -6,12 +6,14 @@ import dev.versio.api.config.ConversionConfigStatus;
 import dev.versio.api.config.StorageMigrationStatus;
 import dev.versio.api.config.XRDConversionConfig;
 import dev.versio.api.served.ServedTargetsCodec;
+import dev.versio.api.served.VersionUse;
 import dev.versio.api.served.VersionsSeenCodec;
 import dev.versio.api.server.ConversionWebhookServer;
 import dev.versio.api.server.EndpointMatch;
 import dev.versio.cli.offline.Output;
 import dev.versio.cli.offline.OutputFormat;
 import dev.versio.engine.json.EngineJson;
+import dev.versio.operator.lifecycle.VersionLifecycle;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
@@ -296,8 +298,7 @@ public final class StatusCommand implements Callable<Integer> {
    * What the served-target Leases say: per replica ({@code server/pod}) the targets it serves, and
    * per target what its replicas saw of reviews per version.
    */
-  private record Replicas(
-      Map<String, TreeSet<String>> served, Map<String, VersionLifecycle.Use> use) {}
+  private record Replicas(Map<String, TreeSet<String>> served, Map<String, VersionUse> use) {}
 
   private static Replicas replicas(KubernetesClient client) {
     var served = servedByReplica(client);
@@ -307,29 +308,19 @@ public final class StatusCommand implements Callable<Integer> {
         .forEach(
             (replica, annotations) ->
                 VersionsSeenCodec.decode(annotations).ifPresent(s -> seen.put(replica, s)));
-    var lastReviewed = new TreeMap<String, Map<String, java.time.Instant>>();
-    var since = new TreeMap<String, java.time.Instant>();
+    var reports = new TreeMap<String, List<VersionsSeenCodec.Seen>>();
     served
         .targets()
         .forEach(
             (replica, targets) -> {
               var report = seen.get(replica);
-              if (report == null) {
-                return;
-              }
-              for (var target : targets) {
-                since.merge(target, report.since(), (a, b) -> a.isBefore(b) ? a : b);
-                var versions = lastReviewed.computeIfAbsent(target, t -> new TreeMap<>());
-                report
-                    .byTarget()
-                    .getOrDefault(target, Map.of())
-                    .forEach((v, at) -> versions.merge(v, at, (a, b) -> a.isAfter(b) ? a : b));
+              if (report != null) {
+                targets.forEach(
+                    t -> reports.computeIfAbsent(t, k -> new ArrayList<>()).add(report));
               }
             });
-    var use = new TreeMap<String, VersionLifecycle.Use>();
-    since.forEach(
-        (target, from) ->
-            use.put(target, new VersionLifecycle.Use(lastReviewed.get(target), from)));
+    var use = new TreeMap<String, VersionUse>();
+    reports.forEach((target, of) -> VersionUse.of(target, of).ifPresent(u -> use.put(target, u)));
     return new Replicas(served.targets(), use);
   }
 

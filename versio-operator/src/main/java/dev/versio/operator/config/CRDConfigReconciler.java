@@ -26,7 +26,18 @@ public final class CRDConfigReconciler extends ConfigReconciler<CRDConversionCon
       HandoverGate handover,
       OperatorOptions options,
       StorageMigrations migrations,
+      RetirementStep retirement,
       Clock clock) {
-    super(ConfigKind.CRD, cache, writer, metrics, triggers, handover, options, migrations, clock);
+    super(
+        ConfigKind.CRD,
+        cache,
+        writer,
+        metrics,
+        triggers,
+        handover,
+        options,
+        migrations,
+        retirement,
+        clock);
   }
 }

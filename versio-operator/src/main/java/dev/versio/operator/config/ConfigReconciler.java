@@ -79,6 +79,7 @@ public abstract class ConfigReconciler<
   private final Clock clock;
   private final ConfigAnalyzer analyzer = new ConfigAnalyzer();
   private final StorageMigrationStep storageMigration;
+  private final RetirementStep retirement;
 
   protected ConfigReconciler(
       ConfigKind<C> kind,
@@ -89,8 +90,10 @@ public abstract class ConfigReconciler<
       HandoverGate handover,
       OperatorOptions options,
       StorageMigrations migrations,
+      RetirementStep retirement,
       Clock clock) {
     this.kind = kind;
+    this.retirement = retirement;
     this.storageMigration =
         migrations == null ? null : new StorageMigrationStep(migrations, writer);
     this.cache = cache;
@@ -129,6 +132,11 @@ public abstract class ConfigReconciler<
           run.generation,
           now);
     }
+    var retirementRecheck =
+        retirement == null
+            ? Optional.<Duration>empty()
+            : retirement.fold(
+                config.getSpec(), decision.status(), run.targetView, run.generation, now);
     writeStatus(config, previous, decision.status());
     decision
         .change()
@@ -175,6 +183,9 @@ public abstract class ConfigReconciler<
       // not a JOSDK reschedule: that timed reconcile would take a thread ahead of live events, and
       // a default flip can leave many configs waiting on the handover gate at once
       triggers.later(config.getMetadata().getName(), options.gateRequeue());
+    } else {
+      // which versions may be retired can change by time alone (a use ages out)
+      retirementRecheck.ifPresent(in -> triggers.later(config.getMetadata().getName(), in));
     }
     return UpdateControl.noUpdate();
   }

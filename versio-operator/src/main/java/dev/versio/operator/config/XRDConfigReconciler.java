@@ -25,6 +25,6 @@ public final class XRDConfigReconciler extends ConfigReconciler<XRDConversionCon
       HandoverGate handover,
       OperatorOptions options,
       Clock clock) {
-    super(ConfigKind.XRD, cache, writer, metrics, triggers, handover, options, null, clock);
+    super(ConfigKind.XRD, cache, writer, metrics, triggers, handover, options, null, null, clock);
   }
 }

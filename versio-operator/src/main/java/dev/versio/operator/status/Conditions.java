@@ -20,6 +20,7 @@ public final class Conditions {
   public static final String DELETION_BLOCKED = "DeletionBlocked";
   public static final String HANDOVER_READY = "HandoverReady";
   public static final String STORAGE_MIGRATED = "StorageMigrated";
+  public static final String RETIREMENT_READY = "RetirementReady";
 
   private Conditions() {}
 

@@ -1,12 +1,12 @@
-package dev.versio.cli.live;
+package dev.versio.operator.lifecycle;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.versio.api.served.VersionUse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -20,14 +20,14 @@ import java.util.Set;
  * @param next the next safe step, if any
  * @param reviewsSince since when the serving replicas report reviews (null: none reports)
  */
-record VersionLifecycle(List<Version> versions, Optional<Step> next, Instant reviewsSince) {
+public record VersionLifecycle(List<Version> versions, Optional<Step> next, Instant reviewsSince) {
   /**
    * One version of the CRD.
    *
    * @param stored listed in {@code status.storedVersions}: objects may be stored at it
    * @param converted the config's hub or one of its spokes
    */
-  record Version(
+  public record Version(
       String name,
       boolean served,
       boolean storage,
@@ -36,21 +36,11 @@ record VersionLifecycle(List<Version> versions, Optional<Step> next, Instant rev
       boolean converted,
       Instant lastReviewed) {}
 
-  /**
-   * What the webhook replicas report of clients' use: when a review last touched each version, and
-   * since when they have been recording (the earliest start among the replicas that report).
-   */
-  record Use(Map<String, Instant> lastReviewed, Instant since) {
-    Use {
-      lastReviewed = Map.copyOf(lastReviewed);
-    }
-  }
-
   /** A review at a version this recent means a client still uses it. */
-  static final Duration RECENT = Duration.ofHours(1);
+  public static final Duration RECENT = Duration.ofHours(1);
 
   /** A step of the sequence, and what to do for it. */
-  sealed interface Step {
+  public sealed interface Step {
     String version();
 
     String describe(String crd);
@@ -88,7 +78,7 @@ record VersionLifecycle(List<Version> versions, Optional<Step> next, Instant rev
      * Deprecated, served, nothing stored at it: stop serving it once no client uses it, which the
      * replicas' reviews tell ({@code use} null: no replica reports them).
      */
-    record StopServing(String version, Use use, Instant now) implements Step {
+    record StopServing(String version, VersionUse use, Instant now) implements Step {
       @Override
       public String describe(String crd) {
         var head = version + " is deprecated and no object is stored at it: ";
@@ -114,7 +104,7 @@ record VersionLifecycle(List<Version> versions, Optional<Step> next, Instant rev
       }
 
       /** Whether a review touched the version within {@link #RECENT}. */
-      boolean inUse() {
+      public boolean inUse() {
         var last = use == null ? null : use.lastReviewed().get(version);
         return last != null && !last.isBefore(now.minus(RECENT));
       }
@@ -125,7 +115,7 @@ record VersionLifecycle(List<Version> versions, Optional<Step> next, Instant rev
    * @param crd the live CRD
    * @param convertedVersions the config's hub and spoke versions
    */
-  static VersionLifecycle of(JsonNode crd, Set<String> convertedVersions) {
+  public static VersionLifecycle of(JsonNode crd, Set<String> convertedVersions) {
     return of(crd, convertedVersions, null, Instant.EPOCH);
   }
 
@@ -133,7 +123,8 @@ record VersionLifecycle(List<Version> versions, Optional<Step> next, Instant rev
    * @param use what the replicas report of reviews, or null when none does
    * @param now the time "recent" is measured from
    */
-  static VersionLifecycle of(JsonNode crd, Set<String> convertedVersions, Use use, Instant now) {
+  public static VersionLifecycle of(
+      JsonNode crd, Set<String> convertedVersions, VersionUse use, Instant now) {
     var stored = new LinkedHashSet<String>();
     crd.path("status").path("storedVersions").forEach(v -> stored.add(v.asText()));
     var versions = new ArrayList<Version>();
@@ -158,7 +149,8 @@ record VersionLifecycle(List<Version> versions, Optional<Step> next, Instant rev
         versions, next(versions, storage, use, now), use == null ? null : use.since());
   }
 
-  private static Optional<Step> next(List<Version> versions, String storage, Use use, Instant now) {
+  private static Optional<Step> next(
+      List<Version> versions, String storage, VersionUse use, Instant now) {
     if (storage == null) {
       return Optional.empty();
     }

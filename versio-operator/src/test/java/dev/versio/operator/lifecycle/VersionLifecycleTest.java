@@ -1,4 +1,4 @@
-package dev.versio.cli.live;
+package dev.versio.operator.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -62,7 +62,7 @@ class VersionLifecycleTest {
   void aDeprecatedVersionAReviewTouchedWithinTheHourIsStillInUse() throws Exception {
     var now = java.time.Instant.parse("2026-12-04T12:00:00Z");
     var use =
-        new VersionLifecycle.Use(
+        new dev.versio.api.served.VersionUse(
             java.util.Map.of("v1", now.minusSeconds(240), "v2", now.minusSeconds(5)),
             now.minusSeconds(86_400));
     var lifecycle =
@@ -101,7 +101,7 @@ class VersionLifecycleTest {
                 """,
                 "[v2]"),
             Set.of("v1", "v2"),
-            new VersionLifecycle.Use(java.util.Map.of("v2", now), since),
+            new dev.versio.api.served.VersionUse(java.util.Map.of("v2", now), since),
             now);
 
     var step = (VersionLifecycle.Step.StopServing) lifecycle.next().orElseThrow();
