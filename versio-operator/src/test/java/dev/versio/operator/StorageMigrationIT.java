@@ -176,6 +176,53 @@ class StorageMigrationIT {
     assertEveryObjectIsStoredAtV2(scope, target, objects);
   }
 
+  @Test
+  void aCancelledRunStopsWhereItIsAndLeavesStoredVersionsAlone(KubeTestScope scope) {
+    int objects = 20;
+    var target = promotedWidgets(scope, objects);
+    operator = OperatorFixture.start(client, OperatorFixture.options(), Clock.systemUTC());
+    var name = scope.name("cancel");
+    // 2 writes/s, progress every 5: the cancel, asked for after the first page, has 7 s to land
+    client.resource(config(name, target, "Manual", 2, 5)).create();
+    awaitConfig(client, name, s -> "Applied".equals(s.phase));
+    request(name, "run-1");
+    awaitConfig(
+        client,
+        name,
+        s ->
+            s.storageMigration != null
+                && "Running".equals(s.storageMigration.phase)
+                && s.storageMigration.handled >= 1);
+
+    request(name, StorageMigrationSpec.CANCEL);
+    var cancelled = awaitConfig(client, name, s -> phaseOf(s.storageMigration).equals("Cancelled"));
+
+    var migration = cancelled.getStatus().storageMigration;
+    assertThat(migration.handled).as("stopped where it was").isLessThan(objects);
+    assertThat(migration.finishedAt).isNotNull();
+    assertThat(storedVersions(target))
+        .as("not every object was re-stored: nothing pruned")
+        .containsExactly("v1", "v2");
+    var condition =
+        Conditions.find(cancelled.getStatus().conditions, Conditions.STORAGE_MIGRATED)
+            .orElseThrow();
+    assertThat(condition.getStatus()).isEqualTo("False");
+    assertThat(condition.getReason()).isEqualTo("Cancelled");
+    assertThat(reasonsOfEvents(name)).contains("StorageMigrationCancelled");
+  }
+
+  private void request(String config, String value) {
+    OperatorFixture.mergePatch(
+        client,
+        CRDConversionConfig.class,
+        config,
+        "{\"metadata\":{\"annotations\":{\""
+            + StorageMigrationSpec.REQUEST_ANNOTATION
+            + "\":\""
+            + value
+            + "\"}}}");
+  }
+
   /**
    * A Widget CRD whose objects were created while v1 was the storage version, then v2 promoted:
    * {@code storedVersions} lists both.
