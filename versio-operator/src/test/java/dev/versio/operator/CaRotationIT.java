@@ -215,13 +215,7 @@ class CaRotationIT {
   }
 
   private static ResourceDefinitionContext widgets(Target target, String version) {
-    return new ResourceDefinitionContext.Builder()
-        .withGroup(target.group())
-        .withVersion(version)
-        .withKind("Widget")
-        .withPlural("widgets")
-        .withNamespaced(true)
-        .build();
+    return OperatorFixture.widgets(target.group(), version);
   }
 
   private void createWidgetAtStorageVersion(Target target, String namespace) {

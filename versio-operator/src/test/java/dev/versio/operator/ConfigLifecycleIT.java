@@ -82,13 +82,7 @@ class ConfigLifecycleIT {
   }
 
   private ResourceDefinitionContext widgets(KubeTestScope scope, String version) {
-    return new ResourceDefinitionContext.Builder()
-        .withGroup(scope.apiGroup())
-        .withVersion(version)
-        .withKind("Widget")
-        .withPlural("widgets")
-        .withNamespaced(true)
-        .build();
+    return OperatorFixture.widgets(scope.apiGroup(), version);
   }
 
   private CustomResourceDefinition target(String name) {

@@ -120,14 +120,7 @@ class HandoverIT {
           io.fabric8.kubernetes.client.dsl.Resource<
               io.fabric8.kubernetes.api.model.GenericKubernetesResource>>
       widgets(KubernetesClient client, String group, String version) {
-    return client.genericKubernetesResources(
-        new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder()
-            .withGroup(group)
-            .withVersion(version)
-            .withKind("Widget")
-            .withPlural("widgets")
-            .withNamespaced(true)
-            .build());
+    return client.genericKubernetesResources(OperatorFixture.widgets(group, version));
   }
 
   private static void repin(KubernetesClient client, String config, String server) {

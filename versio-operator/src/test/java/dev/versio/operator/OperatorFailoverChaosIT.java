@@ -323,14 +323,7 @@ class OperatorFailoverChaosIT {
     var name = crd.getMetadata().getName();
     var v1 =
         client
-            .genericKubernetesResources(
-                new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder()
-                    .withGroup(group)
-                    .withVersion("v1")
-                    .withKind("Widget")
-                    .withPlural("widgets")
-                    .withNamespaced(true)
-                    .build())
+            .genericKubernetesResources(OperatorFixture.widgets(group, "v1"))
             .inNamespace(namespace);
     try (var pool = Executors.newFixedThreadPool(4)) {
       var creates = new ArrayList<java.util.concurrent.Future<?>>();

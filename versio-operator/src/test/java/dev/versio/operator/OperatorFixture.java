@@ -59,6 +59,18 @@ final class OperatorFixture {
         Clock.systemUTC());
   }
 
+  /** The Widget objects of the test CRD in API group {@code group}, at {@code version}. */
+  static io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext widgets(
+      String group, String version) {
+    return new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder()
+        .withGroup(group)
+        .withVersion(version)
+        .withKind("Widget")
+        .withPlural("widgets")
+        .withNamespaced(true)
+        .build();
+  }
+
   /** A ConversionWebhookServer in URL mode. */
   static ConversionWebhookServer urlServer(String name, String url, String caBundle) {
     return Widgets.urlServer(name, url, caBundle);

@@ -311,12 +311,6 @@ class StorageMigrationIT {
   }
 
   private static ResourceDefinitionContext widgets(KubeTestScope scope, String version) {
-    return new ResourceDefinitionContext.Builder()
-        .withGroup(scope.apiGroup())
-        .withVersion(version)
-        .withKind("Widget")
-        .withPlural("widgets")
-        .withNamespaced(true)
-        .build();
+    return OperatorFixture.widgets(scope.apiGroup(), version);
   }
 }
