@@ -97,6 +97,17 @@ public final class DevCommand implements Callable<Integer> {
               + " (default: on; --no-provision stops with instructions instead).")
   boolean provision;
 
+  @Option(
+      names = "--aot-cache",
+      negatable = true,
+      defaultValue = "true",
+      fallbackValue = "true",
+      description =
+          "Start the webhook server and the operator with an AOT cache of their own start, recorded"
+              + " on the first run (written when they stop) and kept under $VERSIO_CACHE_DIR or"
+              + " ~/.cache/versio, in dev-aot/ (default: on; --no-aot-cache starts them without).")
+  boolean aotCache;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -119,7 +130,9 @@ public final class DevCommand implements Callable<Integer> {
     }
     // from here on, SIGTERM and Ctrl-C stop what was started, and the exit code is 0
     var stop = StopSignal.install(Duration.ofSeconds(60));
-    var session = new DevSession(progress, stop::isRequested);
+    var session =
+        new DevSession(
+            progress, stop::isRequested, aotCache ? childAotCaches().orElse(null) : null);
     int code = 0;
     var phases = new StartupPhases(progress::elapsed);
     try {
@@ -244,6 +257,20 @@ public final class DevCommand implements Callable<Integer> {
       err.println("  Logs of this run: " + session.directory());
     }
     err.flush();
+  }
+
+  /** The children's AOT caches: for this Java runtime and the jars this JVM runs from. */
+  private static java.util.Optional<ChildAotCaches> childAotCaches() {
+    var cache = System.getenv("VERSIO_CACHE_DIR");
+    var root =
+        cache != null && !cache.isBlank()
+            ? Path.of(cache)
+            : Path.of(System.getProperty("user.home"), ".cache", "versio");
+    return ChildAotCaches.of(
+        root.resolve("dev-aot"),
+        System.getProperty("java.home"),
+        Runtime.version().toString(),
+        System.getProperty("java.class.path"));
   }
 
   private Path examples() {

@@ -56,6 +56,13 @@ final class DevSession implements AutoCloseable {
 
   private static final Duration CHILD_READY_TIMEOUT = Duration.ofSeconds(90);
   private static final Duration CHILD_STOP_GRACE = Duration.ofSeconds(10);
+
+  /** A JVM recording its AOT cache writes it on its way out: seconds on a busy machine. */
+  private static final Duration RECORDING_STOP_GRACE = Duration.ofSeconds(60);
+
+  /** The exit code of a process killed with SIGKILL (128 + 9). */
+  private static final int KILLED_EXIT_CODE = 137;
+
   private static final Duration POLL = Duration.ofMillis(200);
 
   /** A child JVM and its plain-HTTP ops port ({@code /readyz}). */
@@ -81,10 +88,18 @@ final class DevSession implements AutoCloseable {
   private Watchdog watchdog;
   private boolean closed;
   private String propagatedXrdVersion;
+  private final ChildAotCaches aot;
+  // children recording their AOT cache, by name: kept when they stop by themselves
+  private final java.util.Map<String, ChildAotCaches.Use.Recording> recordings =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
-  DevSession(Progress progress, BooleanSupplier stopRequested) {
+  /**
+   * @param aot the children's AOT caches, or null to start them without
+   */
+  DevSession(Progress progress, BooleanSupplier stopRequested, ChildAotCaches aot) {
     this.progress = progress;
     this.stopRequested = stopRequested;
+    this.aot = aot;
     Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
 
@@ -249,6 +264,11 @@ final class DevSession implements AutoCloseable {
   private Child startChild(String name, int opsPort, List<String> args, Map<String, String> env) {
     var command = new ArrayList<String>();
     command.add(ManagedProcess.currentJava());
+    var cache =
+        aot == null
+            ? new ChildAotCaches.Use.None()
+            : aot.use(name, Long.toString(ProcessHandle.current().pid()));
+    command.addAll(cache.flags());
     command.addAll(
         List.of(
             "--sun-misc-unsafe-memory-access=allow",
@@ -268,7 +288,17 @@ final class DevSession implements AutoCloseable {
       synchronized (this) {
         children.add(child);
       }
-      progress.step(name + " started (pid " + process.pid() + ", log " + log + ")");
+      String note =
+          switch (cache) {
+            case ChildAotCaches.Use.Cached c -> "; with the AOT cache of its own start";
+            case ChildAotCaches.Use.Recording r ->
+                "; recording the AOT cache of its start for the next runs, written when it stops";
+            case ChildAotCaches.Use.None n -> "";
+          };
+      if (cache instanceof ChildAotCaches.Use.Recording recording) {
+        recordings.put(name, recording);
+      }
+      progress.step(name + " started (pid " + process.pid() + ", log " + log + note + ")");
       return child;
     } catch (IOException e) {
       throw DevFailure.runtime("cannot start the " + name + " process: " + e.getMessage());
@@ -593,7 +623,10 @@ final class DevSession implements AutoCloseable {
 
   // ---- stop ----
 
-  /** Stops the children (SIGTERM, SIGKILL after 10 s), then kube-apiserver and etcd; idempotent. */
+  /**
+   * Stops the children (SIGTERM, SIGKILL after 10 s, or 60 s while one records its AOT cache), then
+   * kube-apiserver and etcd; idempotent.
+   */
   @Override
   public synchronized void close() {
     if (closed) {
@@ -608,9 +641,7 @@ final class DevSession implements AutoCloseable {
     var stopping = new ArrayList<Thread>();
     for (var child : children.reversed()) {
       stopping.add(
-          Thread.ofPlatform()
-              .name("versio-dev-stop-" + child.name())
-              .start(() -> child.process().stop(CHILD_STOP_GRACE)));
+          Thread.ofPlatform().name("versio-dev-stop-" + child.name()).start(() -> stop(child)));
     }
     for (var thread : stopping) {
       try {
@@ -631,6 +662,30 @@ final class DevSession implements AutoCloseable {
     if (watchdog != null) {
       watchdog.close();
     }
+  }
+
+  /**
+   * Stops one child; a child recording its AOT cache gets longer to write it (at exit the JVM
+   * assembles the cache), and the cache is kept only if the JVM stopped by itself.
+   */
+  private void stop(Child child) {
+    // not synchronized: close() holds the lock while it waits for these stops
+    var recording = recordings.get(child.name());
+    if (recording == null) {
+      child.process().stop(CHILD_STOP_GRACE);
+      return;
+    }
+    child.process().stop(RECORDING_STOP_GRACE);
+    var exit = child.process().exitCodeOrNull();
+    ChildAotCaches.keep(recording, exit != null && exit != KILLED_EXIT_CODE)
+        .ifPresent(
+            cache ->
+                progress.print(
+                    "        "
+                        + child.name()
+                        + ": AOT cache kept for the next runs ("
+                        + cache
+                        + ")"));
   }
 
   // ---- helpers ----
