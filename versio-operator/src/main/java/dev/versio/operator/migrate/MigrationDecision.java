@@ -87,7 +87,14 @@ public sealed interface MigrationDecision {
         previous != null
             && target.storageVersion().equals(previous.storageVersion)
             && (Phases.FAILED.equals(previous.phase) || Phases.CANCELLED.equals(previous.phase));
-    if (automatic && target.needsMigration() && !gaveUp) {
+    // the run that just pruned storedVersions, seen through a CRD that does not show the prune
+    // yet: starting again would re-store every object a second time
+    boolean justPruned =
+        previous != null
+            && Phases.SUCCEEDED.equals(previous.phase)
+            && target.storageVersion().equals(previous.storageVersion)
+            && target.storedVersions().equals(previous.storedVersionsBefore);
+    if (automatic && target.needsMigration() && !gaveUp && !justPruned) {
       return new Start(null);
     }
     return new Keep();

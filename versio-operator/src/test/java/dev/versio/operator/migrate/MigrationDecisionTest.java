@@ -108,6 +108,28 @@ class MigrationDecisionTest {
         .isEqualTo(new MigrationDecision.Start(null));
   }
 
+  @Test
+  void anAutomaticConfigDoesNotStartAgainWhileTheCrdItSeesIsOlderThanItsOwnPrune() {
+    var done = status(Phases.SUCCEEDED, "v2");
+    done.storedVersionsBefore = List.of("v1", "v2");
+    assertThat(decide(automatic(), null, done, PROMOTED, true, false))
+        .as("the cache still lists v1 after the run pruned it")
+        .isInstanceOf(MigrationDecision.Keep.class);
+
+    var promotedAgain =
+        new StorageTarget(
+            "widgets.example.com",
+            "example.com",
+            "Widget",
+            "widgets",
+            true,
+            "v3",
+            List.of("v2", "v3"));
+    assertThat(decide(automatic(), null, done, promotedAgain, true, false))
+        .as("a later promotion starts a run")
+        .isEqualTo(new MigrationDecision.Start(null));
+  }
+
   private static MigrationDecision decide(
       StorageMigrationSpec spec,
       String request,
