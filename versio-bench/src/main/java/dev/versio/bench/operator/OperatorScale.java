@@ -1133,11 +1133,7 @@ public final class OperatorScale {
     }
 
     private static double cpu(long pid) {
-      return ProcessHandle.of(pid)
-              .flatMap(h -> h.info().totalCpuDuration())
-              .map(Duration::toMillis)
-              .orElse(0L)
-          / 1000.0;
+      return ProcessCpu.seconds(pid);
     }
 
     Cpu minus(Cpu o) {
