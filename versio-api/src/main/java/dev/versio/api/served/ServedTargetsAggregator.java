@@ -161,13 +161,7 @@ public final class ServedTargetsAggregator {
    */
   public synchronized Map<String, List<Peer>> holders() {
     var now = clock.instant();
-    var byReplica = new TreeMap<String, List<Lease>>();
-    for (var lease : leases.values()) {
-      var replica = replicaKey(lease);
-      if (replica != null && label(lease, ServedTargetsCodec.SERVER_LABEL) != null) {
-        byReplica.computeIfAbsent(replica, k -> new ArrayList<>()).add(lease);
-      }
-    }
+    var byReplica = partsByReplica();
     var out = new TreeMap<String, List<Peer>>();
     for (var entry : byReplica.entrySet()) {
       var zero = entry.getValue().stream().filter(ServedTargetsAggregator::isPartZero).findFirst();
@@ -216,6 +210,18 @@ public final class ServedTargetsAggregator {
     return List.copyOf(out);
   }
 
+  /** Every replica's Lease parts (namespace/pod, sorted), of replicas that name a server. */
+  private TreeMap<String, List<Lease>> partsByReplica() {
+    var byReplica = new TreeMap<String, List<Lease>>();
+    for (var lease : leases.values()) {
+      var replica = replicaKey(lease);
+      if (replica != null && label(lease, ServedTargetsCodec.SERVER_LABEL) != null) {
+        byReplica.computeIfAbsent(replica, k -> new ArrayList<>()).add(lease);
+      }
+    }
+    return byReplica;
+  }
+
   private static String annotation(Lease lease, String name) {
     var annotations = lease.getMetadata().getAnnotations();
     return annotations == null ? null : annotations.get(name);
@@ -227,13 +233,7 @@ public final class ServedTargetsAggregator {
    */
   public synchronized java.util.Optional<VersionUse> versionUse(String target) {
     var now = clock.instant();
-    var byReplica = new TreeMap<String, List<Lease>>();
-    for (var lease : leases.values()) {
-      var replica = replicaKey(lease);
-      if (replica != null && label(lease, ServedTargetsCodec.SERVER_LABEL) != null) {
-        byReplica.computeIfAbsent(replica, k -> new ArrayList<>()).add(lease);
-      }
-    }
+    var byReplica = partsByReplica();
     var reports = new ArrayList<VersionsSeenCodec.Seen>();
     for (var entry : byReplica.entrySet()) {
       var zero = entry.getValue().stream().filter(ServedTargetsAggregator::isPartZero).findFirst();

@@ -778,7 +778,8 @@ public final class OperatorScale {
     Crds.applyVersioCrds(client);
   }
 
-  private static void awaitServerAvailable(KubernetesClient client) {
+  /** Waits until the harness's webhook server reports Available. */
+  static void awaitServerAvailable(KubernetesClient client) {
     client
         .resources(ConversionWebhookServer.class)
         .withName(ScaleFixtures.SERVER)

@@ -6,7 +6,6 @@ import dev.versio.api.config.CRDConversionConfig;
 import dev.versio.api.config.ConversionConfigStatus;
 import dev.versio.api.config.StorageMigrationSpec;
 import dev.versio.api.config.StorageMigrationStatus;
-import dev.versio.api.server.ConversionWebhookServer;
 import dev.versio.bench.fleet.ParallelCreate;
 import dev.versio.operator.status.Conditions;
 import dev.versio.testkit.ControlPlane;
@@ -272,7 +271,7 @@ public final class StorageMigrationRun {
                 OperatorJvm.start(cp.kubeconfig(), settings.operatorXmx(), cp.directory());
             var watch = new Watch(client)) {
           out.say("operator ready in %d ms (its own JVM)", operator.startMillis());
-          awaitServerAvailable(client);
+          OperatorScale.awaitServerAvailable(client);
           out.say("server %s is Available", ScaleFixtures.SERVER);
           var lab = new Lab(cp, client, operator, watch, webhook.opsPort());
           int index = 0;
@@ -715,21 +714,6 @@ public final class StorageMigrationRun {
             2,
             null),
         Clock.systemUTC());
-  }
-
-  private static void awaitServerAvailable(KubernetesClient client) {
-    client
-        .resources(ConversionWebhookServer.class)
-        .withName(ScaleFixtures.SERVER)
-        .waitUntilCondition(
-            s ->
-                s != null
-                    && s.getStatus() != null
-                    && s.getStatus().conditions.stream()
-                        .anyMatch(
-                            c -> "Available".equals(c.getType()) && "True".equals(c.getStatus())),
-            60,
-            TimeUnit.SECONDS);
   }
 
   // ---------------------------------------------------------------------------------------------
