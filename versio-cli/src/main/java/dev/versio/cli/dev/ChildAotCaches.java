@@ -19,9 +19,10 @@ import java.util.Optional;
  * with, so its file name carries a digest of both: a rebuilt jar or another JDK records a new one,
  * and the caches of other builds are removed then.
  *
- * <p>A recording goes to a temporary file that becomes the cache only once its JVM has stopped by
- * itself ({@link #keep}): a JVM killed while it writes leaves no half-written cache, and two runs
- * recording at once do not write the same file.
+ * <p>A recording goes to a file of its own run that becomes the cache only once its JVM stopped by
+ * itself after the child was ready, and a JVM starts with it ({@link #keep}): a JVM killed while it
+ * writes leaves no half-written cache, two runs recording at once do not write the same file, and
+ * what a run that was killed itself left behind goes with the next recording.
  *
  * @param dir where the caches live
  * @param key digest of the runtime and the class path
@@ -64,9 +65,21 @@ record ChildAotCaches(Path dir, String key) {
    */
   static Optional<ChildAotCaches> of(
       Path dir, String javaHome, String javaVersion, String classPath) {
+    return of(dir, javaHome, javaVersion, classPath, "");
+  }
+
+  /**
+   * As {@link #of(Path, String, String, String)}, for children that also get {@code jvmOptions}
+   * from the environment ({@code JDK_JAVA_OPTIONS}, {@code JAVA_TOOL_OPTIONS}): a cache recorded
+   * with other JVM flags may not fit.
+   */
+  static Optional<ChildAotCaches> of(
+      Path dir, String javaHome, String javaVersion, String classPath, String jvmOptions) {
     try {
       var digest = MessageDigest.getInstance("SHA-256");
-      digest.update((javaHome + "\n" + javaVersion + "\n").getBytes(StandardCharsets.UTF_8));
+      digest.update(
+          (javaHome + "\n" + javaVersion + "\n" + jvmOptions + "\n")
+              .getBytes(StandardCharsets.UTF_8));
       for (var entry : classPath.split(java.io.File.pathSeparator)) {
         var path = Path.of(entry);
         if (Files.isDirectory(path)) {
@@ -105,33 +118,63 @@ record ChildAotCaches(Path dir, String key) {
   }
 
   /**
-   * After a recording child stopped: keeps its recording as the cache when the JVM stopped by
-   * itself and wrote one; else drops what it left. Returns the cache when kept.
+   * After a recording child stopped: keeps its recording as the cache when the child stopped
+   * cleanly and a JVM starts with what it wrote ({@code usable}); else drops it, so the next run
+   * records again. Returns the cache when kept.
    *
-   * @param stoppedByItself false when the JVM had to be killed (it may have been writing)
+   * @param clean the child was ready and its JVM ended by itself (not killed: it may have been
+   *     writing)
+   * @param usable whether a JVM starts with the file (one that cannot use a cache refuses it)
    */
-  static Optional<Path> keep(Use.Recording recording, boolean stoppedByItself) {
+  static Optional<Path> keep(
+      Use.Recording recording, boolean clean, java.util.function.Predicate<Path> usable) {
     try {
-      if (stoppedByItself
+      if (clean
           && Files.isRegularFile(recording.recording())
-          && Files.size(recording.recording()) > 0) {
+          && Files.size(recording.recording()) > 0
+          && usable.test(recording.recording())) {
         Files.move(recording.recording(), recording.cache(), StandardCopyOption.ATOMIC_MOVE);
+        deleteLeftOvers(recording);
         return Optional.of(recording.cache());
       }
       Files.deleteIfExists(recording.recording());
+      deleteLeftOvers(recording);
     } catch (IOException e) {
       // another run kept its recording first, or the folder went: start without a cache next time
     }
     return Optional.empty();
   }
 
-  /** Caches and recordings of {@code child} for other jars or runtimes: never valid again. */
+  /** What the JVM writes beside a recording while it trains ({@code <recording>.config}). */
+  private static void deleteLeftOvers(Use.Recording recording) throws IOException {
+    Files.deleteIfExists(Path.of(recording.recording() + ".config"));
+  }
+
+  /** Whether the run {@code run} (a process id) is still going. */
+  private static boolean running(String run) {
+    try {
+      return ProcessHandle.of(Long.parseLong(run)).map(ProcessHandle::isAlive).orElse(false);
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Caches and recordings of {@code child} for other jars or runtimes (never valid again), and
+   * recordings of runs that are gone.
+   */
   private void removeOtherBuilds(String child) throws IOException {
     try (var files = Files.list(dir)) {
       for (var file : files.toList()) {
         var name = file.getFileName().toString();
         if (name.startsWith(child + "-") && !name.startsWith(child + "-" + key + ".")) {
           Files.deleteIfExists(file);
+        } else if (name.startsWith(child + "-" + key + ".") && name.contains(".recording")) {
+          // a recording of a run that is gone (killed before it could keep or drop it)
+          var run = name.substring((child + "-" + key + ".").length(), name.indexOf(".recording"));
+          if (!running(run)) {
+            Files.deleteIfExists(file);
+          }
         }
       }
     }

@@ -270,7 +270,11 @@ public final class DevCommand implements Callable<Integer> {
         root.resolve("dev-aot"),
         System.getProperty("java.home"),
         Runtime.version().toString(),
-        System.getProperty("java.class.path"));
+        System.getProperty("java.class.path"),
+        // the children inherit these, and a cache recorded under other JVM flags may not fit
+        java.util.Objects.toString(System.getenv("JDK_JAVA_OPTIONS"), "")
+            + "|"
+            + java.util.Objects.toString(System.getenv("JAVA_TOOL_OPTIONS"), ""));
   }
 
   private Path examples() {

@@ -60,8 +60,8 @@ final class DevSession implements AutoCloseable {
   /** A JVM recording its AOT cache writes it on its way out: seconds on a busy machine. */
   private static final Duration RECORDING_STOP_GRACE = Duration.ofSeconds(60);
 
-  /** The exit code of a process killed with SIGKILL (128 + 9). */
-  private static final int KILLED_EXIT_CODE = 137;
+  /** Exit codes of a JVM that ended by itself: normally, on SIGINT, on SIGTERM. */
+  private static final java.util.Set<Integer> STOPPED_BY_ITSELF = java.util.Set.of(0, 130, 143);
 
   private static final Duration POLL = Duration.ofMillis(200);
 
@@ -92,6 +92,8 @@ final class DevSession implements AutoCloseable {
   // children recording their AOT cache, by name: kept when they stop by themselves
   private final java.util.Map<String, ChildAotCaches.Use.Recording> recordings =
       new java.util.concurrent.ConcurrentHashMap<>();
+  // children that answered /readyz: only their recordings are worth keeping
+  private final java.util.Set<String> ready = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /**
    * @param aot the children's AOT caches, or null to start them without
@@ -286,6 +288,10 @@ final class DevSession implements AutoCloseable {
       ledgerEntry.recordProcess(process);
       var child = new Child(name, process, opsPort);
       synchronized (this) {
+        // before the child is listed: a stop that finds the child finds its recording too
+        if (cache instanceof ChildAotCaches.Use.Recording recording) {
+          recordings.put(name, recording);
+        }
         children.add(child);
       }
       String note =
@@ -295,9 +301,6 @@ final class DevSession implements AutoCloseable {
                 "; recording the AOT cache of its start for the next runs, written when it stops";
             case ChildAotCaches.Use.None n -> "";
           };
-      if (cache instanceof ChildAotCaches.Use.Recording recording) {
-        recordings.put(name, recording);
-      }
       progress.step(name + " started (pid " + process.pid() + ", log " + log + note + ")");
       return child;
     } catch (IOException e) {
@@ -327,6 +330,7 @@ final class DevSession implements AutoCloseable {
       try {
         if (http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
           progress.step(what);
+          ready.add(child.name());
           return;
         }
       } catch (IOException e) {
@@ -666,7 +670,8 @@ final class DevSession implements AutoCloseable {
 
   /**
    * Stops one child; a child recording its AOT cache gets longer to write it (at exit the JVM
-   * assembles the cache), and the cache is kept only if the JVM stopped by itself.
+   * assembles the cache in a JVM of its own), and the cache is kept only if the child was ready,
+   * stopped by itself, and the JVM can start with what it wrote.
    */
   private void stop(Child child) {
     // not synchronized: close() holds the lock while it waits for these stops
@@ -675,9 +680,29 @@ final class DevSession implements AutoCloseable {
       child.process().stop(CHILD_STOP_GRACE);
       return;
     }
-    child.process().stop(RECORDING_STOP_GRACE);
+    var handle = ProcessHandle.of(child.process().pid());
+    if (handle.isPresent()) {
+      handle.get().destroy();
+      try {
+        handle
+            .get()
+            .onExit()
+            .get(RECORDING_STOP_GRACE.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        // still writing after the grace: killed below
+      }
+    }
+    if (child.process().isAlive()) {
+      // the JVM that assembles the cache is a child of the recording one: it goes too
+      handle.ifPresent(h -> h.descendants().forEach(ProcessHandle::destroyForcibly));
+      child.process().stop(Duration.ZERO);
+    }
     var exit = child.process().exitCodeOrNull();
-    ChildAotCaches.keep(recording, exit != null && exit != KILLED_EXIT_CODE)
+    boolean clean =
+        ready.contains(child.name()) && exit != null && STOPPED_BY_ITSELF.contains(exit);
+    ChildAotCaches.keep(recording, clean, this::startsWith)
         .ifPresent(
             cache ->
                 progress.print(
@@ -686,6 +711,33 @@ final class DevSession implements AutoCloseable {
                         + ": AOT cache kept for the next runs ("
                         + cache
                         + ")"));
+  }
+
+  /** Whether a JVM with this run's class path starts with {@code cache} (it refuses a bad one). */
+  private boolean startsWith(Path cache) {
+    try {
+      var check =
+          new ProcessBuilder(
+                  ManagedProcess.currentJava(),
+                  "-XX:AOTCache=" + cache,
+                  "-XX:AOTMode=on",
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  "-version")
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .start();
+      if (!check.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+        check.destroyForcibly();
+        return false;
+      }
+      return check.exitValue() == 0;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   // ---- helpers ----

@@ -37,7 +37,7 @@ class ChildAotCachesTest {
     assertThat(first.flags()).containsExactly("-XX:AOTCacheOutput=" + recording.recording());
     Files.writeString(recording.recording(), "cache");
 
-    assertThat(ChildAotCaches.keep(recording, true)).contains(recording.cache());
+    assertThat(ChildAotCaches.keep(recording, true, cache -> true)).contains(recording.cache());
     var second = caches.use("webhook-server", "200");
     assertThat(second).isEqualTo(new ChildAotCaches.Use.Cached(recording.cache()));
     assertThat(second.flags()).containsExactly("-XX:AOTCache=" + recording.cache());
@@ -52,11 +52,52 @@ class ChildAotCachesTest {
     var recording = (ChildAotCaches.Use.Recording) caches.use("operator", "100");
     Files.writeString(recording.recording(), "half written");
 
-    assertThat(ChildAotCaches.keep(recording, false)).isEmpty();
+    assertThat(ChildAotCaches.keep(recording, false, cache -> true)).isEmpty();
 
     assertThat(recording.recording()).doesNotExist();
     assertThat(recording.cache()).doesNotExist();
     assertThat(caches.use("operator", "200")).isInstanceOf(ChildAotCaches.Use.Recording.class);
+  }
+
+  @Test
+  void aRecordingAJvmCannotStartWithIsDroppedAndRecordedAgainNextTime() throws Exception {
+    var caches = caches(jar("a.jar", "a", Instant.parse("2026-12-01T00:00:00Z")));
+    var recording = (ChildAotCaches.Use.Recording) caches.use("operator", "100");
+    Files.writeString(recording.recording(), "cut short");
+    Files.writeString(Path.of(recording.recording() + ".config"), "training");
+
+    assertThat(ChildAotCaches.keep(recording, true, cache -> false)).isEmpty();
+
+    assertThat(recording.recording()).doesNotExist();
+    assertThat(Path.of(recording.recording() + ".config")).doesNotExist();
+    assertThat(caches.use("operator", "200")).isInstanceOf(ChildAotCaches.Use.Recording.class);
+  }
+
+  @Test
+  void aRecordingLeftByARunThatIsGoneIsRemovedWhenTheNextOneRecords() throws Exception {
+    var caches = caches(jar("a.jar", "a", Instant.parse("2026-12-01T00:00:00Z")));
+    var gone = (ChildAotCaches.Use.Recording) caches.use("operator", "999999999");
+    Files.writeString(gone.recording(), "left behind");
+    var mine = Long.toString(ProcessHandle.current().pid());
+    var running = (ChildAotCaches.Use.Recording) caches.use("webhook-server", mine);
+    Files.writeString(running.recording(), "being written");
+
+    caches.use("operator", "100");
+    caches.use("webhook-server", "100");
+
+    assertThat(gone.recording()).as("its run is gone").doesNotExist();
+    assertThat(running.recording()).as("its run is this JVM, still going").exists();
+  }
+
+  @Test
+  void otherJvmOptionsFromTheEnvironmentHaveTheirOwnCaches() throws Exception {
+    var classPath = jar("a.jar", "a", Instant.parse("2026-12-01T00:00:00Z")).toString();
+
+    assertThat(ChildAotCaches.of(dir, "/opt/jdk", "25", classPath, "|").orElseThrow().key())
+        .isNotEqualTo(
+            ChildAotCaches.of(dir, "/opt/jdk", "25", classPath, "-XX:+UseSerialGC|")
+                .orElseThrow()
+                .key());
   }
 
   @Test
@@ -65,7 +106,7 @@ class ChildAotCachesTest {
     var old = caches(jar);
     var recording = (ChildAotCaches.Use.Recording) old.use("operator", "100");
     Files.writeString(recording.recording(), "cache");
-    ChildAotCaches.keep(recording, true);
+    ChildAotCaches.keep(recording, true, cache -> true);
 
     Files.setLastModifiedTime(jar, FileTime.from(Instant.parse("2026-12-02T00:00:00Z")));
     var rebuilt = caches(jar);
