@@ -55,6 +55,12 @@ public class StorageMigrationStatus {
   public String startedAt;
   public String finishedAt;
 
+  /**
+   * {@code <uid>/<generation>} of the CRD whose {@code storedVersions} this run pruned: a view of
+   * that same CRD that still lists the old versions is one from before the prune, not a new need.
+   */
+  public String prunedCrd;
+
   /** What happened, in a sentence. */
   public String message;
 }

@@ -87,12 +87,13 @@ public sealed interface MigrationDecision {
         previous != null
             && target.storageVersion().equals(previous.storageVersion)
             && (Phases.FAILED.equals(previous.phase) || Phases.CANCELLED.equals(previous.phase));
-    // the run that just pruned storedVersions, seen through a CRD that does not show the prune
-    // yet: starting again would re-store every object a second time
+    // the run that just pruned storedVersions, seen through a view of the same CRD from before
+    // the prune: starting again would re-store every object a second time. A storage version
+    // changed since (even back and forth), or a CRD created anew, is another revision.
     boolean justPruned =
         previous != null
             && Phases.SUCCEEDED.equals(previous.phase)
-            && target.storageVersion().equals(previous.storageVersion)
+            && target.revision().equals(previous.prunedCrd)
             && target.storedVersions().equals(previous.storedVersionsBefore);
     if (automatic && target.needsMigration() && !gaveUp && !justPruned) {
       return new Start(null);

@@ -460,6 +460,10 @@ public final class StorageMigrations implements AutoCloseable {
             stopped();
             return;
           }
+          synchronized (this) {
+            state.prunedCrd =
+                fresh.getMetadata().getUid() + "/" + fresh.getMetadata().getGeneration();
+          }
           end(Phases.SUCCEEDED, succeeded("pruned from " + before + " to " + only));
           return;
         } catch (KubernetesClientException e) {

@@ -11,6 +11,8 @@ import java.util.Optional;
  * stored at, and how to reach the objects at the storage version.
  *
  * @param storedVersions {@code status.storedVersions} as the apiserver reports it
+ * @param revision {@code <metadata.uid>/<metadata.generation>} of the CRD: a storage version
+ *     change, or a CRD deleted and created again, makes another one; a status write does not
  */
 public record StorageTarget(
     String name,
@@ -19,7 +21,8 @@ public record StorageTarget(
     String plural,
     boolean namespaced,
     String storageVersion,
-    List<String> storedVersions) {
+    List<String> storedVersions,
+    String revision) {
   public StorageTarget {
     storedVersions = List.copyOf(storedVersions);
   }
@@ -48,7 +51,10 @@ public record StorageTarget(
             spec.path("names").path("plural").asText(),
             "Namespaced".equals(spec.path("scope").asText()),
             storage,
-            stored));
+            stored,
+            crd.path("metadata").path("uid").asText()
+                + "/"
+                + crd.path("metadata").path("generation").asLong()));
   }
 
   /**

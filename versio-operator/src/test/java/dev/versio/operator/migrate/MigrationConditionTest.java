@@ -17,10 +17,18 @@ class MigrationConditionTest {
           "widgets",
           true,
           "v2",
-          List.of("v1", "v2"));
+          List.of("v1", "v2"),
+          "uid-1/2");
   private static final StorageTarget CLEAN =
       new StorageTarget(
-          "widgets.example.com", "example.com", "Widget", "widgets", true, "v2", List.of("v2"));
+          "widgets.example.com",
+          "example.com",
+          "Widget",
+          "widgets",
+          true,
+          "v2",
+          List.of("v2"),
+          "uid-1/2");
 
   @Test
   void aTargetThatOnlyEverStoredItsStorageVersionHasNoCondition() {

@@ -17,10 +17,18 @@ class MigrationDecisionTest {
           "widgets",
           true,
           "v2",
-          List.of("v1", "v2"));
+          List.of("v1", "v2"),
+          "uid-1/2");
   private static final StorageTarget CLEAN =
       new StorageTarget(
-          "widgets.example.com", "example.com", "Widget", "widgets", true, "v2", List.of("v2"));
+          "widgets.example.com",
+          "example.com",
+          "Widget",
+          "widgets",
+          true,
+          "v2",
+          List.of("v2"),
+          "uid-1/2");
 
   @Test
   void aManualConfigStartsNothingUntilItsAnnotationAsks() {
@@ -112,22 +120,29 @@ class MigrationDecisionTest {
   void anAutomaticConfigDoesNotStartAgainWhileTheCrdItSeesIsOlderThanItsOwnPrune() {
     var done = status(Phases.SUCCEEDED, "v2");
     done.storedVersionsBefore = List.of("v1", "v2");
+    done.prunedCrd = "uid-1/2";
     assertThat(decide(automatic(), null, done, PROMOTED, true, false))
-        .as("the cache still lists v1 after the run pruned it")
+        .as("the same CRD, seen before the prune: it still lists v1")
         .isInstanceOf(MigrationDecision.Keep.class);
 
-    var promotedAgain =
-        new StorageTarget(
-            "widgets.example.com",
-            "example.com",
-            "Widget",
-            "widgets",
-            true,
-            "v3",
-            List.of("v2", "v3"));
-    assertThat(decide(automatic(), null, done, promotedAgain, true, false))
-        .as("a later promotion starts a run")
+    assertThat(decide(automatic(), null, done, revision(PROMOTED, "uid-1/4"), true, false))
+        .as("storage rolled back to v1 and promoted to v2 again: v1 holds new objects")
         .isEqualTo(new MigrationDecision.Start(null));
+    assertThat(decide(automatic(), null, done, revision(PROMOTED, "uid-2/2"), true, false))
+        .as("the CRD deleted and created again")
+        .isEqualTo(new MigrationDecision.Start(null));
+  }
+
+  private static StorageTarget revision(StorageTarget target, String revision) {
+    return new StorageTarget(
+        target.name(),
+        target.group(),
+        target.kind(),
+        target.plural(),
+        target.namespaced(),
+        target.storageVersion(),
+        target.storedVersions(),
+        revision);
   }
 
   private static MigrationDecision decide(
