@@ -229,12 +229,14 @@ public final class ServedTargetsAggregator {
 
   /**
    * What the live replicas that serve {@code target} (readably) report of reviews per version;
-   * empty when none of them publishes a {@linkplain VersionsSeenCodec report}.
+   * empty when none publishes a {@linkplain VersionsSeenCodec report}, not complete unless every
+   * one of them does and covers the target.
    */
   public synchronized java.util.Optional<VersionUse> versionUse(String target) {
     var now = clock.instant();
     var byReplica = partsByReplica();
     var reports = new ArrayList<VersionsSeenCodec.Seen>();
+    int serving = 0;
     for (var entry : byReplica.entrySet()) {
       var zero = entry.getValue().stream().filter(ServedTargetsAggregator::isPartZero).findFirst();
       if (zero.isEmpty()
@@ -243,9 +245,10 @@ public final class ServedTargetsAggregator {
           || !readable.targets().contains(target)) {
         continue;
       }
+      serving++;
       seen(entry.getKey(), zero.get()).ifPresent(reports::add);
     }
-    return VersionUse.of(target, reports);
+    return VersionUse.of(target, reports, serving);
   }
 
   /** A replica's report of reviews per version, decoded once per change of its text. */

@@ -28,8 +28,20 @@ public final class VersionsSeenCodec {
 
   public static final int MAX_CHARS = 64 * 1024;
 
-  /** What one replica reports. */
-  public record Seen(Map<String, Map<String, Instant>> byTarget, Instant since) {
+  /**
+   * A pseudo-version in a target's entry: since when the replica has served that target, when it
+   * began after the replica's start (a target that moved here). Its reviews from before went
+   * elsewhere.
+   */
+  public static final String WATCHING = "*";
+
+  /**
+   * What one replica reports.
+   *
+   * @param truncated targets were left out to respect {@link #MAX_CHARS}: a target missing from
+   *     {@code byTarget} may have had reviews
+   */
+  public record Seen(Map<String, Map<String, Instant>> byTarget, Instant since, boolean truncated) {
     public Seen {
       byTarget = Map.copyOf(byTarget);
     }
@@ -113,6 +125,6 @@ public final class VersionsSeenCodec {
         byTarget.put(entry.substring(0, eq), Map.copyOf(versions));
       }
     }
-    return Optional.of(new Seen(byTarget, since));
+    return Optional.of(new Seen(byTarget, since, "true".equals(annotations.get(TRUNCATED))));
   }
 }

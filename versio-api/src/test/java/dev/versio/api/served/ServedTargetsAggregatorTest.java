@@ -208,7 +208,7 @@ class ServedTargetsAggregatorTest {
   }
 
   @Test
-  void versionUseMergesTheLiveReplicasThatServeTheTarget() {
+  void versionUseMergesTheLiveReplicasThatServeTheTargetFromTheLatestStartOn() {
     var renewed = "2026-12-01T00:00:00Z";
     var early = Instant.parse("2026-11-30T00:00:00Z");
     var late = Instant.parse("2026-11-30T12:00:00Z");
@@ -228,13 +228,22 @@ class ServedTargetsAggregatorTest {
             leases("b", "b-0", List.of("y.io"), renewed, 90),
             Map.of("x.io", Map.of("v1", 900L)),
             early.minusSeconds(1)));
-    observe(leases("a", "a-2", List.of("x.io"), renewed, 90)); // reports no use (older release)
 
     assertThat(aggregator.versionUse("x.io"))
+        .as("reviews before a-0 started may have gone to a replica that is gone")
         .contains(
             new VersionUse(
-                Map.of("v1", Instant.ofEpochSecond(300), "v2", Instant.ofEpochSecond(500)), early));
+                Map.of("v1", Instant.ofEpochSecond(300), "v2", Instant.ofEpochSecond(500)), late));
     assertThat(aggregator.versionUse("z.io")).as("nobody serves it").isEmpty();
+
+    observe(leases("a", "a-2", List.of("x.io"), renewed, 90)); // reports nothing (older release)
+    assertThat(aggregator.versionUse("x.io"))
+        .as("a serving replica that reports nothing: its reviews are unknown")
+        .contains(
+            new VersionUse(
+                Map.of("v1", Instant.ofEpochSecond(300), "v2", Instant.ofEpochSecond(500)),
+                late,
+                false));
 
     clock.advance(Duration.ofSeconds(91));
     observe(
@@ -243,9 +252,36 @@ class ServedTargetsAggregatorTest {
             Map.of("x.io", Map.of("v1", 100L, "v2", 500L)),
             late));
     assertThat(aggregator.versionUse("x.io"))
-        .as("a-1 stopped renewing: its report no longer counts")
+        .as("a-1 and a-2 stopped renewing: only a-0 counts")
         .contains(
             new VersionUse(
                 Map.of("v1", Instant.ofEpochSecond(100), "v2", Instant.ofEpochSecond(500)), late));
+  }
+
+  @Test
+  void
+      aTargetThatCameToAReplicaLaterIsCoveredOnlyFromThenAndATruncatedReportCoversNothingLeftOut() {
+    var renewed = "2026-12-01T00:00:00Z";
+    var start = Instant.parse("2026-11-30T00:00:00Z");
+    var moved = Instant.parse("2026-11-30T18:00:00Z");
+    observe(
+        reporting(
+            leases("a", "a-0", List.of("x.io", "y.io"), renewed, 90),
+            Map.of("x.io", Map.of(VersionsSeenCodec.WATCHING, moved.getEpochSecond(), "v1", 5L)),
+            start));
+
+    assertThat(aggregator.versionUse("x.io"))
+        .contains(new VersionUse(Map.of("v1", Instant.ofEpochSecond(5)), moved));
+    assertThat(aggregator.versionUse("y.io")).contains(new VersionUse(Map.of(), start));
+
+    var truncated =
+        reporting(leases("a", "a-0", List.of("x.io", "y.io"), renewed, 90), Map.of(), start);
+    var annotations = new java.util.HashMap<>(truncated.getFirst().getMetadata().getAnnotations());
+    annotations.put(VersionsSeenCodec.TRUNCATED, "true");
+    truncated.getFirst().getMetadata().setAnnotations(annotations);
+    observe(truncated);
+    assertThat(aggregator.versionUse("y.io"))
+        .as("left out of a truncated report")
+        .contains(new VersionUse(Map.of(), start, false));
   }
 }

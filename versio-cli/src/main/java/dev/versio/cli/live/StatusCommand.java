@@ -309,10 +309,12 @@ public final class StatusCommand implements Callable<Integer> {
             (replica, annotations) ->
                 VersionsSeenCodec.decode(annotations).ifPresent(s -> seen.put(replica, s)));
     var reports = new TreeMap<String, List<VersionsSeenCodec.Seen>>();
+    var serving = new TreeMap<String, Integer>();
     served
         .targets()
         .forEach(
             (replica, targets) -> {
+              targets.forEach(t -> serving.merge(t, 1, Integer::sum));
               var report = seen.get(replica);
               if (report != null) {
                 targets.forEach(
@@ -320,7 +322,10 @@ public final class StatusCommand implements Callable<Integer> {
               }
             });
     var use = new TreeMap<String, VersionUse>();
-    reports.forEach((target, of) -> VersionUse.of(target, of).ifPresent(u -> use.put(target, u)));
+    reports.forEach(
+        (target, of) ->
+            VersionUse.of(target, of, serving.getOrDefault(target, 0))
+                .ifPresent(u -> use.put(target, u)));
     return new Replicas(served.targets(), use);
   }
 

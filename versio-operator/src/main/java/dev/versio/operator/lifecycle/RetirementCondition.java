@@ -11,9 +11,10 @@ import java.util.Optional;
  * The {@code RetirementReady} condition of a CRD config: which versions of its target can leave now
  * — be removed from {@code spec.versions} (neither served nor stored) or stop being served
  * (deprecated, nothing stored at it, and no review touched it within {@link
- * VersionLifecycle#RECENT} as the serving replicas saw it) — and what holds back the others on
- * their way out. Absent while no version is on its way out (none is deprecated, unserved, or stored
- * besides the storage version). Pure: the caller hands it the lifecycle and the time.
+ * VersionLifecycle#RECENT}, by reports of the serving replicas that cover at least that long) — and
+ * what holds back the others on their way out. Absent while no version is on its way out (none is
+ * deprecated, unserved, or stored besides the storage version). Pure: the caller hands it the
+ * lifecycle and the time.
  */
 public final class RetirementCondition {
   public static final String READY = "VersionsRetirable";
@@ -82,6 +83,25 @@ public final class RetirementCondition {
               earlier(
                   recheck,
                   Duration.between(now, v.lastReviewed().plus(VersionLifecycle.RECENT))
+                      .plusSeconds(1));
+        } else if (!lifecycle.reviewsComplete()) {
+          held.add(
+              v.name()
+                  + ": a webhook replica that serves the target reports nothing of its reviews (an"
+                  + " older release) or left the target out of its report, so whether a client"
+                  + " still reads or writes it is not known");
+          firstHold = firstHold == null ? USE_UNKNOWN : firstHold;
+        } else if (lifecycle.reviewsSince().isAfter(now.minus(VersionLifecycle.RECENT))) {
+          held.add(
+              v.name()
+                  + ": the serving webhook replicas have seen every review of it only since "
+                  + lifecycle.reviewsSince()
+                  + " (a replica or the target's service there started then), less than an hour");
+          firstHold = firstHold == null ? USE_UNKNOWN : firstHold;
+          recheck =
+              earlier(
+                  recheck,
+                  Duration.between(now, lifecycle.reviewsSince().plus(VersionLifecycle.RECENT))
                       .plusSeconds(1));
         } else {
           stoppable.add(

@@ -19,8 +19,10 @@ import java.util.Set;
  * @param versions every version the CRD declares, in its order
  * @param next the next safe step, if any
  * @param reviewsSince since when the serving replicas report reviews (null: none reports)
+ * @param reviewsComplete every serving replica reports, and none left the target out
  */
-public record VersionLifecycle(List<Version> versions, Optional<Step> next, Instant reviewsSince) {
+public record VersionLifecycle(
+    List<Version> versions, Optional<Step> next, Instant reviewsSince, boolean reviewsComplete) {
   /**
    * One version of the CRD.
    *
@@ -96,6 +98,21 @@ public record VersionLifecycle(List<Version> versions, Optional<Step> next, Inst
               + last
               + ", so a client still reads or writes it; stop serving it once none does";
         }
+        if (!use.complete()) {
+          return head
+              + "a replica that serves the target reports nothing of its reviews, or left the target"
+              + " out, so whether a client still reads or writes "
+              + version
+              + " is not known; stop serving it once you know none does";
+        }
+        if (use.since().isAfter(now.minus(RECENT))) {
+          return head
+              + "the serving replicas have seen every review of it only since "
+              + use.since()
+              + " (one of them, or the target's service there, started then); stop serving it"
+              + " once no review touched it for an hour, after "
+              + use.since().plus(RECENT);
+        }
         return head
             + "no review touched "
             + version
@@ -146,7 +163,10 @@ public record VersionLifecycle(List<Version> versions, Optional<Step> next, Inst
       }
     }
     return new VersionLifecycle(
-        versions, next(versions, storage, use, now), use == null ? null : use.since());
+        versions,
+        next(versions, storage, use, now),
+        use == null ? null : use.since(),
+        use != null && use.complete());
   }
 
   private static Optional<Step> next(

@@ -113,6 +113,52 @@ class RetirementConditionTest {
   }
 
   @Test
+  void replicasThatHaveWatchedForLessThanAnHourCannotTellAVersionIsUnused() throws Exception {
+    var crd =
+        crd(
+            """
+            - {name: v1, served: true, storage: false, deprecated: true}
+            - {name: v2, served: true, storage: true}
+            """,
+            "[v2]");
+    var rolledOut = NOW.minus(Duration.ofMinutes(10));
+
+    var result = of(crd, new VersionUse(Map.of(), rolledOut), NOW);
+
+    assertThat(result.check().ok()).isFalse();
+    assertThat(result.check().reason()).isEqualTo(RetirementCondition.USE_UNKNOWN);
+    assertThat(result.check().message())
+        .contains("have seen every review of it only since " + rolledOut);
+    assertThat(result.recheckIn()).contains(Duration.ofMinutes(50).plusSeconds(1));
+    assertThat(
+            of(crd, new VersionUse(Map.of(), rolledOut), NOW.plus(Duration.ofMinutes(51)))
+                .check()
+                .ok())
+        .as("an hour of reports without a review")
+        .isTrue();
+  }
+
+  @Test
+  void aServingReplicaThatReportsNothingLeavesUseUnknownButARecentReviewStillShowsUse()
+      throws Exception {
+    var crd =
+        crd(
+            """
+            - {name: v1, served: true, storage: false, deprecated: true}
+            - {name: v2, served: true, storage: true}
+            """,
+            "[v2]");
+
+    var unknown = of(crd, new VersionUse(Map.of(), SINCE, false), NOW);
+    var used = of(crd, new VersionUse(Map.of("v1", NOW.minusSeconds(60)), SINCE, false), NOW);
+
+    assertThat(unknown.check().ok()).isFalse();
+    assertThat(unknown.check().reason()).isEqualTo(RetirementCondition.USE_UNKNOWN);
+    assertThat(unknown.check().message()).contains("reports nothing of its reviews");
+    assertThat(used.check().reason()).isEqualTo(RetirementCondition.IN_USE);
+  }
+
+  @Test
   void withoutReportsFromTheReplicasWhetherAClientUsesAVersionIsUnknown() throws Exception {
     var result =
         of(

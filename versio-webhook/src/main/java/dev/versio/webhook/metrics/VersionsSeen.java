@@ -1,5 +1,6 @@
 package dev.versio.webhook.metrics;
 
+import dev.versio.api.served.VersionsSeenCodec;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
@@ -17,6 +18,12 @@ public final class VersionsSeen {
   private final Clock clock;
   private final Instant since;
   private final Map<String, Map<String, Long>> seen = new ConcurrentHashMap<>();
+
+  /** Per target served here, the epoch second its service here began (start-up: {@link #since}). */
+  private final Map<String, Long> serving = new ConcurrentHashMap<>();
+
+  /** Set once the initial sync is over: targets that come later began being served later. */
+  private volatile boolean settled;
 
   public VersionsSeen(Clock clock) {
     this.clock = clock;
@@ -44,9 +51,26 @@ public final class VersionsSeen {
     }
   }
 
+  /**
+   * The targets served here now (every registry change): a target new here after the initial sync
+   * is watched from now on; its reviews before went to other replicas.
+   */
+  public void serving(java.util.Set<String> targets) {
+    long now = settled ? clock.instant().getEpochSecond() : since.getEpochSecond();
+    targets.forEach(target -> serving.putIfAbsent(target, now));
+    serving.keySet().retainAll(targets);
+    seen.keySet().retainAll(targets);
+  }
+
+  /** The initial sync is over. */
+  public void settle() {
+    settled = true;
+  }
+
   /** The target is no longer served here. */
   public void forget(String target) {
     seen.remove(target);
+    serving.remove(target);
   }
 
   /** Since when this replica has been recording. */
@@ -54,10 +78,21 @@ public final class VersionsSeen {
     return since;
   }
 
-  /** Target → version → epoch second of the last review that touched it. */
+  /**
+   * Target → version → epoch second of the last review that touched it; a target whose service here
+   * began after the start also has {@link VersionsSeenCodec#WATCHING} with that second.
+   */
   public Map<String, Map<String, Long>> snapshot() {
     var out = new HashMap<String, Map<String, Long>>();
-    seen.forEach((target, versions) -> out.put(target, Map.copyOf(versions)));
+    seen.forEach((target, versions) -> out.put(target, new HashMap<>(versions)));
+    long start = since.getEpochSecond();
+    serving.forEach(
+        (target, from) -> {
+          if (from > start) {
+            out.computeIfAbsent(target, t -> new HashMap<>()).put(VersionsSeenCodec.WATCHING, from);
+          }
+        });
+    out.replaceAll((target, versions) -> Map.copyOf(versions));
     return out;
   }
 }

@@ -257,6 +257,7 @@ public final class WebhookMetrics {
 
   /** Rebuilds the registry gauges from a snapshot. */
   public void registry(Map<String, RegistryEntry> snapshot) {
+    versionsSeen.serving(snapshot.keySet());
     int ok = 0;
     int bad = 0;
     for (var e : snapshot.values()) {
@@ -272,6 +273,7 @@ public final class WebhookMetrics {
 
   /** Written once, right before the replica reports ready. */
   public void initialSync(int targets, Duration took) {
+    versionsSeen.settle();
     initialSyncTargets.set(targets);
     initialSyncMillis.set(took.toMillis());
     ready.set(1);

@@ -38,6 +38,30 @@ class VersionsSeenTest {
   }
 
   @Test
+  void aTargetThatCameHereAfterTheStartIsWatchedFromThenOnly() {
+    var clock = new MutableClock(T0);
+    var seen = new VersionsSeen(clock);
+    seen.serving(java.util.Set.of("loaded.example.com"));
+    clock.now = T0.plusSeconds(5);
+    seen.settle();
+    clock.now = T0.plusSeconds(600);
+    seen.serving(java.util.Set.of("loaded.example.com", "moved.example.com"));
+    clock.now = T0.plusSeconds(700);
+    seen.record("moved.example.com", "v1", "v2");
+
+    var snapshot = seen.snapshot();
+
+    assertThat(snapshot)
+        .as("served from the start: the replica's start covers it")
+        .doesNotContainKey("loaded.example.com");
+    assertThat(snapshot.get("moved.example.com"))
+        .containsEntry(dev.versio.api.served.VersionsSeenCodec.WATCHING, T0.getEpochSecond() + 600)
+        .containsEntry("v1", T0.getEpochSecond() + 700);
+    seen.serving(java.util.Set.of("loaded.example.com"));
+    assertThat(seen.snapshot()).as("no longer served here").doesNotContainKey("moved.example.com");
+  }
+
+  @Test
   void everyReviewTheMetricsCountIsAlsoRecorded() {
     var metrics = new WebhookMetrics(false, new MutableClock(T0));
 
