@@ -236,7 +236,9 @@ class HandoverIT {
                                 .get()
                                 .getMetadata()
                                 .getAnnotations()),
-                    r -> r.isPresent() && r.get().byTarget().containsKey(target));
+                    r ->
+                        r.isPresent()
+                            && r.get().byTarget().getOrDefault(target, Map.of()).containsKey("v1"));
         assertThat(report.orElseThrow().byTarget().get(target)).containsKey("v1");
         // moved: the old server is no longer named, and its delete goes through
         await()
