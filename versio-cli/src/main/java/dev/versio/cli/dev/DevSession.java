@@ -60,6 +60,13 @@ final class DevSession implements AutoCloseable {
   /** A JVM recording its AOT cache writes it on its way out: seconds on a busy machine. */
   private static final Duration RECORDING_STOP_GRACE = Duration.ofSeconds(60);
 
+  /**
+   * The children's JVM flags (besides the AOT cache's): a cache fits only a JVM started with the
+   * same ones, so its check uses them too.
+   */
+  private static final List<String> CHILD_JVM_FLAGS =
+      List.of("--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED");
+
   /** Exit codes of a JVM that ended by itself: normally, on SIGINT, on SIGTERM. */
   private static final java.util.Set<Integer> STOPPED_BY_ITSELF = java.util.Set.of(0, 130, 143);
 
@@ -271,13 +278,9 @@ final class DevSession implements AutoCloseable {
             ? new ChildAotCaches.Use.None()
             : aot.use(name, Long.toString(ProcessHandle.current().pid()));
     command.addAll(cache.flags());
+    command.addAll(CHILD_JVM_FLAGS);
     command.addAll(
-        List.of(
-            "--sun-misc-unsafe-memory-access=allow",
-            "--enable-native-access=ALL-UNNAMED",
-            "-cp",
-            System.getProperty("java.class.path"),
-            VersioCommand.class.getName()));
+        List.of("-cp", System.getProperty("java.class.path"), VersioCommand.class.getName()));
     command.addAll(args);
     var environment = new java.util.HashMap<String, String>(env);
     environment.put("KUBECONFIG", controlPlane.kubeconfig().toString());
@@ -718,12 +721,15 @@ final class DevSession implements AutoCloseable {
     try {
       var check =
           new ProcessBuilder(
-                  ManagedProcess.currentJava(),
-                  "-XX:AOTCache=" + cache,
-                  "-XX:AOTMode=on",
-                  "-cp",
-                  System.getProperty("java.class.path"),
-                  "-version")
+                  java.util.stream.Stream.of(
+                          List.of(
+                              ManagedProcess.currentJava(),
+                              "-XX:AOTCache=" + cache,
+                              "-XX:AOTMode=on"),
+                          CHILD_JVM_FLAGS,
+                          List.of("-cp", System.getProperty("java.class.path"), "-version"))
+                      .flatMap(List::stream)
+                      .toList())
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.DISCARD)
               .start();
