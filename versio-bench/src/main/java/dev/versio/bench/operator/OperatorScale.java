@@ -274,7 +274,7 @@ public final class OperatorScale {
             before = operator.command("stats");
           }
           // CRD phase
-          var cpuCrdStart = Cpu.of(cp, operator);
+          var cpuCrdStart = LabCpu.of(cp, operator == null ? -1 : operator.pid);
           long crdStart = System.nanoTime();
           var crdErrors =
               ParallelCreate.range(
@@ -283,7 +283,7 @@ public final class OperatorScale {
           boolean allEstablished =
               watches.awaitEstablished(n, Duration.ofSeconds(Math.max(300, n)));
           long lastEstablished = watches.lastEstablished();
-          result.crdCpu = Cpu.of(cp, operator).minus(cpuCrdStart);
+          result.crdCpu = LabCpu.of(cp, operator == null ? -1 : operator.pid).minus(cpuCrdStart);
           result.crdCreateRequests = seconds(crdCreatesDone - crdStart);
           result.crdEstablished = seconds(lastEstablished - crdStart);
           say(
@@ -306,7 +306,7 @@ public final class OperatorScale {
                     + " not Established");
           }
           // config phase
-          var cpuBefore = Cpu.of(cp, operator);
+          var cpuBefore = LabCpu.of(cp, operator == null ? -1 : operator.pid);
           long configStart = System.nanoTime();
           int crdUpdatesBefore = watches.crdUpdates.get();
           var configErrors =
@@ -345,7 +345,7 @@ public final class OperatorScale {
           boolean allApplied = watches.awaitApplied(n, timeout);
           long lastApplied = watches.lastApplied();
           var atApplied = operator.command("stats");
-          var cpuAtApplied = Cpu.of(cp, operator);
+          var cpuAtApplied = LabCpu.of(cp, operator == null ? -1 : operator.pid);
           result.configCreateRequests = seconds(configCreatesDone - configStart);
           if (!allApplied || !configErrors.isEmpty()) {
             configErrors.stream().limit(5).forEach(e -> say("  config error: %s", e));
@@ -494,7 +494,7 @@ public final class OperatorScale {
               });
       var generations = crdGenerations(client);
       apiserverLoad(cp, operator);
-      var cpuBefore = Cpu.of(cp, operator);
+      var cpuBefore = LabCpu.of(cp, operator == null ? -1 : operator.pid);
       var statsBefore = operator.command("stats");
       var requestsBefore = apiserverRequests(client);
       var pooled = dev.versio.testkit.fleet.Widgets.urlServer(joining, url, caBundle);
@@ -552,7 +552,7 @@ public final class OperatorScale {
         Thread.sleep(50); // polling this JVM's watch cache
       }
       double seconds = seconds(System.nanoTime() - start);
-      var cpu = Cpu.of(cp, operator).minus(cpuBefore);
+      var cpu = LabCpu.of(cp, operator == null ? -1 : operator.pid).minus(cpuBefore);
       var statsAfter = operator.command("stats");
       var requestsAfter = apiserverRequests(client);
       say(
@@ -591,11 +591,11 @@ public final class OperatorScale {
       say(
           "pool change: apiserver requests until then (verb resource: count, seconds served): %s",
           busiest(requestsBefore, requestsAfter));
-      var cpuDone = Cpu.of(cp, operator);
+      var cpuDone = LabCpu.of(cp, operator == null ? -1 : operator.pid);
       Thread.sleep(60_000); // what the change's writes leave the apiserver to do afterwards
       say(
           "pool change: in the minute after it the apiserver used %.1f s of CPU",
-          Cpu.of(cp, operator).minus(cpuDone).apiserver());
+          LabCpu.of(cp, operator == null ? -1 : operator.pid).minus(cpuDone).apiserver());
       if (done != moving.size()) {
         return (moving.size() - done)
             + " moved targets not "
@@ -617,12 +617,13 @@ public final class OperatorScale {
    * apiserver, in both modes alike.
    */
   private void apiserverLoad(ControlPlane cp, Child operator) throws InterruptedException {
-    var before = Cpu.of(cp, operator);
+    var before = LabCpu.of(cp, operator == null ? -1 : operator.pid);
     Thread.sleep(2000); // a window of the apiserver's own CPU counter
     say(
         "before the pool change: the apiserver uses %.2f cores (last 2 s); its busiest work queues"
             + " so far: %s",
-        Cpu.of(cp, operator).minus(before).apiserver() / 2, workQueues(cp));
+        LabCpu.of(cp, operator == null ? -1 : operator.pid).minus(before).apiserver() / 2,
+        workQueues(cp));
   }
 
   /** The apiserver's work queues with the most adds so far ({@code workqueue_adds_total}). */
@@ -1123,38 +1124,6 @@ public final class OperatorScale {
   // CPU of every process on the machine that takes part
 
   /** CPU seconds used so far by the operator JVM, kube-apiserver, etcd and this JVM. */
-  private record Cpu(double operator, double apiserver, double etcd, double harness) {
-    static Cpu of(ControlPlane cp, Child operator) {
-      var pids = cp.pids();
-      return new Cpu(
-          operator == null ? 0 : cpu(operator.pid),
-          cpu(pids.get(1)),
-          cpu(pids.get(0)),
-          cpu(ProcessHandle.current().pid()));
-    }
-
-    private static double cpu(long pid) {
-      return ProcessCpu.seconds(pid);
-    }
-
-    Cpu minus(Cpu o) {
-      return new Cpu(
-          operator - o.operator, apiserver - o.apiserver, etcd - o.etcd, harness - o.harness);
-    }
-
-    @Override
-    public String toString() {
-      return String.format(
-          Locale.ROOT,
-          "kube-apiserver %.1f s, etcd %.1f s, operator %.1f s, harness (webhook server, watches,"
-              + " creates) %.1f s",
-          apiserver,
-          etcd,
-          operator,
-          harness);
-    }
-  }
-
   // ---------------------------------------------------------------------------------------------
   // results
 
@@ -1188,8 +1157,8 @@ public final class OperatorScale {
     long liveHeap;
     long heapCommitted;
     double settleSeconds;
-    Cpu cpu = new Cpu(0, 0, 0, 0);
-    Cpu crdCpu = new Cpu(0, 0, 0, 0);
+    LabCpu cpu = new LabCpu(0, 0, 0, 0);
+    LabCpu crdCpu = new LabCpu(0, 0, 0, 0);
     double reconcileMillis;
     double reconcileExecutions;
     String threadCpu = "";

@@ -380,11 +380,11 @@ public final class StorageMigrationRun {
     var statsBefore = lab.operator().command("stats");
     var requestsBefore = Requests.read(client);
     var reviewsBefore = Reviews.read(lab.opsPort(), target.crd());
-    var cpuBefore = Cpu.of(lab);
+    var cpuBefore = LabCpu.of(lab.cp(), lab.operator().pid());
     long requested = System.nanoTime();
     request(client, target);
     var timeline = awaitMigrated(lab.watch(), target, requested);
-    var cpu = Cpu.of(lab).minus(cpuBefore);
+    var cpu = LabCpu.of(lab.cp(), lab.operator().pid()).minus(cpuBefore);
     var requests = Requests.read(client).minus(requestsBefore);
     var reviews = Reviews.read(lab.opsPort(), target.crd()).minus(reviewsBefore);
     var statsAfter = lab.operator().command("stats");
@@ -500,9 +500,9 @@ public final class StorageMigrationRun {
   private double awaitQuietApiserver(Lab lab) throws InterruptedException {
     double cores = Double.NaN;
     for (int i = 0; i < 20; i++) {
-      var before = Cpu.of(lab);
+      var before = LabCpu.of(lab.cp(), lab.operator().pid());
       Thread.sleep(1000); // a window of the apiserver's own CPU counter
-      cores = Cpu.of(lab).minus(before).apiserver();
+      cores = LabCpu.of(lab.cp(), lab.operator().pid()).minus(before).apiserver();
       if (cores < 0.2) {
         break;
       }
@@ -1007,27 +1007,6 @@ public final class StorageMigrationRun {
   // ---------------------------------------------------------------------------------------------
   // CPU of every process that takes part
 
-  /** CPU seconds used so far by the operator JVM, kube-apiserver, etcd and this JVM. */
-  private record Cpu(double operator, double apiserver, double etcd, double harness) {
-    static Cpu of(Lab lab) {
-      var pids = lab.cp().pids();
-      return new Cpu(
-          cpu(lab.operator().pid()),
-          cpu(pids.get(1)),
-          cpu(pids.get(0)),
-          cpu(ProcessHandle.current().pid()));
-    }
-
-    private static double cpu(long pid) {
-      return ProcessCpu.seconds(pid);
-    }
-
-    Cpu minus(Cpu o) {
-      return new Cpu(
-          operator - o.operator, apiserver - o.apiserver, etcd - o.etcd, harness - o.harness);
-    }
-  }
-
   // ---------------------------------------------------------------------------------------------
   // the operator's JVM
 
@@ -1147,7 +1126,7 @@ public final class StorageMigrationRun {
       double meanUpdateMillis,
       double meanListMillis,
       Reviews reviews,
-      Cpu cpu,
+      LabCpu cpu,
       double idleApiserverCores) {
     static Figures of(
         Target target,
@@ -1156,7 +1135,7 @@ public final class StorageMigrationRun {
         StorageMigrationStatus migration,
         Requests requests,
         Reviews reviews,
-        Cpu cpu,
+        LabCpu cpu,
         double idle) {
       var kinds = new Kinds(target.group());
       double updates = requests.count(kinds::targetUpdate);
