@@ -186,6 +186,8 @@ public final class VersioOperator implements AutoCloseable {
                     .withConcurrentReconciliationThreads(options.reconcileThreads())
                     .withUseSSAToPatchPrimaryResource(false)
                     .withCacheSyncTimeout(CACHE_SYNC_TIMEOUT));
+    // one storage migration at a time per replica, of either config kind
+    var migrationLane = StorageMigrations.newLane();
     if (options.crdSupport()) {
       var triggers =
           new ConfigTriggers<dev.versio.api.config.CRDConversionConfig>(
@@ -195,7 +197,11 @@ public final class VersioOperator implements AutoCloseable {
       viewChanged.add(servedGate.onViewChanged(ConfigKind.CRD.kind(), triggers::now));
       var migrations =
           new StorageMigrations(
-              client, clock, name -> triggers.now(List.of(name)), metrics::storageMigrationObjects);
+              client,
+              clock,
+              name -> triggers.now(List.of(name)),
+              metrics::storageMigrationObjects,
+              migrationLane);
       closeables.add(migrations);
       var reconciler =
           new CRDConfigReconciler(
@@ -229,8 +235,17 @@ public final class VersioOperator implements AutoCloseable {
       triggers.lookUpIn(cache::xrdConfig);
       new ConfigWatches<>(ConfigKind.XRD, cache, triggers, metrics, options).register();
       viewChanged.add(servedGate.onViewChanged(ConfigKind.XRD.kind(), triggers::now));
+      var migrations =
+          new StorageMigrations(
+              client,
+              clock,
+              name -> triggers.now(List.of(name)),
+              metrics::storageMigrationObjects,
+              migrationLane);
+      closeables.add(migrations);
       var reconciler =
-          new XRDConfigReconciler(cache, writer, metrics, triggers, handover, options, clock);
+          new XRDConfigReconciler(
+              cache, writer, metrics, triggers, handover, options, migrations, clock);
       register(
           new OwnedReconciler.XrdConfigs(reconciler, ConfigReconciler.FINALIZER, writer, waits),
           "xrdconversionconfig",

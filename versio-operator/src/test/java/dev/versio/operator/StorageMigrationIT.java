@@ -3,17 +3,27 @@ package dev.versio.operator;
 import static dev.versio.operator.OperatorFixture.awaitConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.versio.api.config.CRDConversionConfig;
+import dev.versio.api.config.NameRef;
 import dev.versio.api.config.StorageMigrationSpec;
+import dev.versio.api.config.XRDConversionConfig;
+import dev.versio.api.config.XRDConversionConfigSpec;
+import dev.versio.api.crd.XrdApi;
+import dev.versio.engine.json.EngineJson;
 import dev.versio.operator.status.Conditions;
 import dev.versio.testkit.ControlPlane;
 import dev.versio.testkit.Crds;
 import dev.versio.testkit.KubeApiServerTest;
 import dev.versio.testkit.KubeTestScope;
+import dev.versio.testkit.stories.CrossplaneStandIn;
 import dev.versio.webhook.WebhookServer;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -45,6 +55,8 @@ class StorageMigrationIT {
       throws Exception {
     this.client = client;
     OperatorFixture.installVersioCrds(client);
+    // before the webhook server: it reads XRDs only if their API is there when it starts
+    CrossplaneStandIn.installXrdApi(client);
     var caBundle = OperatorFixture.writeCertificate(certDir);
     webhook = OperatorFixture.startWebhookServer(controlPlane.adminClient(), SERVER, certDir);
     var url = "https://127.0.0.1:" + webhook.conversionPort();
@@ -209,6 +221,190 @@ class StorageMigrationIT {
     assertThat(condition.getStatus()).isEqualTo("False");
     assertThat(condition.getReason()).isEqualTo("Cancelled");
     assertThat(reasonsOfEvents(name)).contains("StorageMigrationCancelled");
+  }
+
+  @Test
+  void anXrdConfigReStoresTheCompositesAndTheClaimsOnceBothGeneratedCrdsCarryItsConversion(
+      KubeTestScope scope) throws Exception {
+    var group = scope.apiGroup();
+    var xrdName = "xwidgets." + group;
+    var claimsCrd = "widgetclaims." + group;
+    // objects written while v1 is the referenceable (storage) version, then v2 promoted
+    applyXrdAndGeneratedCrds(xrdWithReferenceable(group, "v1"));
+    int composites = 6;
+    int claims = 7;
+    for (int i = 0; i < composites; i++) {
+      client
+          .genericKubernetesResources(xwidgets(group, "v1"))
+          .resource(widget(group, "XWidget", "x" + i, i))
+          .create();
+    }
+    var claimsAtV1 =
+        client.genericKubernetesResources(widgetClaims(group, "v1")).inNamespace(scope.namespace());
+    for (int i = 0; i < claims; i++) {
+      claimsAtV1.resource(widget(group, "WidgetClaim", "c" + i, 100 + i)).create();
+    }
+    applyXrdAndGeneratedCrds(xrdWithReferenceable(group, "v2"));
+    CrossplaneStandIn.reportEstablished(client, xrdName);
+    assertThat(storedVersions(xrdName)).containsExactly("v1", "v2");
+    assertThat(storedVersions(claimsCrd)).containsExactly("v1", "v2");
+
+    operator = OperatorFixture.start(client, OperatorFixture.options(), Clock.systemUTC());
+    var name = scope.name("xrd");
+    client.resource(xrdConfig(name, xrdName)).create();
+
+    // the XRD converts, but Crossplane has not copied its conversion onto the CRDs yet: re-storing
+    // now would relabel v1 objects as v2 instead of converting them
+    var waiting =
+        awaitConfig(
+            client,
+            XRDConversionConfig.class,
+            name,
+            s ->
+                "Applied".equals(s.phase)
+                    && Conditions.find(s.conditions, Conditions.STORAGE_MIGRATED)
+                        .map(c -> c.getMessage().contains("No migration starts yet"))
+                        .orElse(false));
+    assertThat(waiting.getStatus().storageMigration).as("nothing started").isNull();
+
+    CrossplaneStandIn.propagateConversion(client, xrdName);
+    CrossplaneStandIn.propagateConversion(client, xrdName, claimsCrd);
+    var done =
+        awaitConfig(
+            client,
+            XRDConversionConfig.class,
+            name,
+            s -> phaseOf(s.storageMigration).equals("Succeeded"));
+
+    var migration = done.getStatus().storageMigration;
+    assertThat(migration.handled).isEqualTo(composites + claims);
+    assertThat(migration.failed).isZero();
+    assertThat(migration.message)
+        .contains("of crd/" + xrdName + " pruned from [v1, v2] to [v2]")
+        .contains("of crd/" + claimsCrd + " pruned from [v1, v2] to [v2]");
+    assertThat(storedVersions(xrdName)).containsExactly("v2");
+    assertThat(storedVersions(claimsCrd)).containsExactly("v2");
+    // every object is stored at v2: v1 can go from both CRDs, and each object reads, converted
+    for (var crd : List.of(xrdName, claimsCrd)) {
+      client
+          .apiextensions()
+          .v1()
+          .customResourceDefinitions()
+          .withName(crd)
+          .edit(
+              c -> {
+                c.getSpec().getVersions().removeIf(v -> v.getName().equals("v1"));
+                return c;
+              });
+    }
+    for (int i = 0; i < composites; i++) {
+      assertThat(
+              client
+                  .genericKubernetesResources(xwidgets(group, "v2"))
+                  .withName("x" + i)
+                  .get()
+                  .getAdditionalProperties()
+                  .get("spec"))
+          .isEqualTo(Map.of("replicas", i));
+    }
+    var claimsAtV2 =
+        client.genericKubernetesResources(widgetClaims(group, "v2")).inNamespace(scope.namespace());
+    for (int i = 0; i < claims; i++) {
+      assertThat(claimsAtV2.withName("c" + i).get().getAdditionalProperties().get("spec"))
+          .isEqualTo(Map.of("replicas", 100 + i));
+    }
+  }
+
+  /** The XRD, and the composite's and the claim's CRDs Crossplane generates from it. */
+  private void applyXrdAndGeneratedCrds(ObjectNode xrd) {
+    client
+        .resource(Serialization.unmarshal(xrd.toString(), GenericKubernetesResource.class))
+        .serverSideApply();
+    for (var crd :
+        List.of(CrossplaneStandIn.generatedCrd(xrd), CrossplaneStandIn.generatedClaimCrd(xrd))) {
+      Crds.apply(client, Serialization.unmarshal(crd.toString(), CustomResourceDefinition.class));
+    }
+  }
+
+  /**
+   * A cluster-scoped Widget XRD with claims: v1 has {@code spec.size}, v2 {@code spec.replicas};
+   * {@code referenceable} is the version Crossplane stores the generated CRDs at.
+   */
+  private static ObjectNode xrdWithReferenceable(String group, String referenceable) {
+    var xrd = EngineJson.nodes().objectNode();
+    xrd.put("apiVersion", XrdApi.apiVersion(XrdApi.PREFERRED_VERSION))
+        .put("kind", "CompositeResourceDefinition");
+    xrd.putObject("metadata").put("name", "xwidgets." + group);
+    var spec = xrd.putObject("spec").put("group", group).put("scope", "Cluster");
+    spec.putObject("names").put("kind", "XWidget").put("plural", "xwidgets");
+    spec.putObject("claimNames").put("kind", "WidgetClaim").put("plural", "widgetclaims");
+    var versions = spec.putArray("versions");
+    for (var version : List.of("v1", "v2")) {
+      var field = version.equals("v1") ? "size" : "replicas";
+      var v =
+          versions
+              .addObject()
+              .put("name", version)
+              .put("served", true)
+              .put("referenceable", version.equals(referenceable));
+      v.putObject("schema")
+          .putObject("openAPIV3Schema")
+          .put("type", "object")
+          .putObject("properties")
+          .putObject("spec")
+          .put("type", "object")
+          .putObject("properties")
+          .putObject(field)
+          .put("type", "integer");
+    }
+    return xrd;
+  }
+
+  private static GenericKubernetesResource widget(
+      String group, String kind, String name, int size) {
+    return new GenericKubernetesResourceBuilder()
+        .withApiVersion(group + "/v1")
+        .withKind(kind)
+        .withNewMetadata()
+        .withName(name)
+        .endMetadata()
+        .withAdditionalProperties(Map.of("spec", Map.of("size", size)))
+        .build();
+  }
+
+  private static ResourceDefinitionContext xwidgets(String group, String version) {
+    return new ResourceDefinitionContext.Builder()
+        .withGroup(group)
+        .withVersion(version)
+        .withKind("XWidget")
+        .withPlural("xwidgets")
+        .withNamespaced(false)
+        .build();
+  }
+
+  private static ResourceDefinitionContext widgetClaims(String group, String version) {
+    return new ResourceDefinitionContext.Builder()
+        .withGroup(group)
+        .withVersion(version)
+        .withKind("WidgetClaim")
+        .withPlural("widgetclaims")
+        .withNamespaced(true)
+        .build();
+  }
+
+  /** The rename of {@link #config} for the XRD {@code xrd}, migrating by itself. */
+  private static XRDConversionConfig xrdConfig(String name, String xrd) {
+    var crdConfig = config(name, xrd, "Automatic", 1000, 5);
+    var config = new XRDConversionConfig();
+    config.setMetadata(crdConfig.getMetadata());
+    var spec = new XRDConversionConfigSpec();
+    spec.targetXRD = new NameRef(xrd);
+    spec.hubVersion = crdConfig.getSpec().hubVersion;
+    spec.spokes = crdConfig.getSpec().spokes;
+    spec.webhookServerRef = crdConfig.getSpec().webhookServerRef;
+    spec.storageMigration = crdConfig.getSpec().storageMigration;
+    config.setSpec(spec);
+    return config;
   }
 
   private void request(String config, String value) {

@@ -7,12 +7,6 @@ import io.fabric8.generator.annotation.Required;
 public class CRDConversionConfigSpec extends ConversionConfigSpec {
   @Required public NameRef targetCRD;
 
-  /**
-   * Re-storing the target's objects after a storage version promotion; absent means {@code Manual}
-   * with the defaults.
-   */
-  public StorageMigrationSpec storageMigration;
-
   @Override
   @JsonIgnore
   public String targetName() {

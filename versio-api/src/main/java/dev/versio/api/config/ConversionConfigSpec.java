@@ -47,6 +47,13 @@ public abstract class ConversionConfigSpec {
   @Pattern("^(KeepServingStale|FailClosed)$")
   public String driftPolicy;
 
+  /**
+   * Re-storing the target's objects after a storage version promotion (an XRD's: the objects of the
+   * composite's and the claim's CRDs Crossplane generates); absent means {@code Manual} with the
+   * defaults.
+   */
+  public StorageMigrationSpec storageMigration;
+
   /** The name of the CRD or XRD this config converts. */
   public abstract String targetName();
 

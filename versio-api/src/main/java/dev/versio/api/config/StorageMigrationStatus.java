@@ -43,6 +43,12 @@ public class StorageMigrationStatus {
   /** The first object that could not be rewritten, and why. */
   public String firstError;
 
+  /**
+   * The CRD whose objects the run re-stores now: a CRD config's target; an XRD config's run
+   * re-stores the objects of the composite's CRD, then those of the claim's.
+   */
+  public String crd;
+
   /** Where the next page starts (the apiserver's continue token); absent on the first page. */
   public String continueToken;
 

@@ -5,6 +5,9 @@ import dev.versio.api.config.ConversionConfigSpec;
 import dev.versio.api.config.ConversionConfigStatus;
 import dev.versio.api.config.XRDConversionConfig;
 import dev.versio.operator.cluster.ClusterCache;
+import dev.versio.operator.migrate.GeneratedCrds;
+import dev.versio.operator.migrate.MigrationTarget;
+import dev.versio.operator.migrate.StorageTarget;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.util.List;
@@ -47,6 +50,12 @@ public sealed interface ConfigKind<
 
   /** Every config of this kind in the cache. */
   List<C> all(ClusterCache cache);
+
+  /**
+   * The CRDs a storage migration of {@code target} re-stores (a CRD: itself; an XRD: the CRDs
+   * Crossplane generated from it), from the cache; empty when there is nothing to re-store.
+   */
+  Optional<MigrationTarget> migrationTarget(ClusterCache cache, TargetView target);
 
   /** CRDConversionConfig → CustomResourceDefinition. */
   record Crd() implements ConfigKind<CRDConversionConfig> {
@@ -110,6 +119,11 @@ public sealed interface ConfigKind<
     public List<CRDConversionConfig> all(ClusterCache cache) {
       return cache.crdConfigs();
     }
+
+    @Override
+    public Optional<MigrationTarget> migrationTarget(ClusterCache cache, TargetView target) {
+      return StorageTarget.of(target.json()).map(MigrationTarget::of);
+    }
   }
 
   /** XRDConversionConfig → Crossplane CompositeResourceDefinition. */
@@ -167,6 +181,12 @@ public sealed interface ConfigKind<
     @Override
     public List<XRDConversionConfig> all(ClusterCache cache) {
       return cache.xrdConfigs();
+    }
+
+    @Override
+    public Optional<MigrationTarget> migrationTarget(ClusterCache cache, TargetView target) {
+      return GeneratedCrds.target(
+          target.json(), name -> cache.crd(name).map(crd -> TargetView.of(crd).json()));
     }
   }
 }

@@ -122,13 +122,13 @@ public abstract class ConfigReconciler<
     var observation = run.observe();
     var now = clock.instant();
     var decision = ConfigStatusPolicy.next(previous, observation, now);
-    if (storageMigration != null) {
+    if (storageMigration != null && run.targetView != null) {
       storageMigration.fold(
           config,
           config.getSpec(),
           previous,
           decision.status(),
-          run.targetView,
+          kind.migrationTarget(cache, run.targetView).orElse(null),
           run.generation,
           now);
     }

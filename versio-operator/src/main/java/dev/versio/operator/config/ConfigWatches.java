@@ -12,7 +12,9 @@ import dev.versio.operator.fanout.ServerFanout;
 import dev.versio.operator.fanout.ServerFanout.ConfigRef;
 import dev.versio.operator.gate.CaBundleSource;
 import dev.versio.operator.metrics.OperatorMetrics;
+import dev.versio.operator.migrate.GeneratedCrds;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.List;
@@ -64,6 +66,7 @@ public final class ConfigWatches<
   public void register() {
     if (kind.xrd()) {
       cache.onXrd((old, now, deleted) -> onTarget(old, now, deleted));
+      cache.onCrd(this::onGeneratedCrd);
       cache.onXrdApiAvailable(
           () -> map("mapXrdApiToConfigs", () -> names(kind.all(cache)), triggers::now));
     } else {
@@ -81,6 +84,33 @@ public final class ConfigWatches<
     }
     var name = target.getMetadata().getName();
     map("mapTargetToConfigs", () -> names(kind.targeting(cache, name)), triggers::now);
+  }
+
+  /**
+   * A CRD Crossplane generated from a targeted XRD (the composite's or the claim's) → the configs
+   * of that XRD, when what their storage migration reads of it changed: its storage version, {@code
+   * storedVersions} or conversion, or it came or went.
+   */
+  private void onGeneratedCrd(
+      CustomResourceDefinition old, CustomResourceDefinition now, boolean deleted) {
+    if (!deleted && old != null && !GeneratedCrds.storageChange(old, now)) {
+      return;
+    }
+    var name = now.getMetadata().getName();
+    map(
+        "mapGeneratedCrdToConfigs",
+        () ->
+            kind.all(cache).stream()
+                .filter(c -> c.getSpec() != null && c.getSpec().targetName() != null)
+                .filter(
+                    c ->
+                        cache
+                            .xrd(c.getSpec().targetName())
+                            .map(xrd -> GeneratedCrds.names(xrd).contains(name))
+                            .orElse(false))
+                .map(c -> c.getMetadata().getName())
+                .toList(),
+        triggers::now);
   }
 
   private void onServer(ConversionWebhookServer old, ConversionWebhookServer now, boolean deleted) {

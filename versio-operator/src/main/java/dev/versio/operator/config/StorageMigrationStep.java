@@ -1,12 +1,12 @@
 package dev.versio.operator.config;
 
-import dev.versio.api.config.CRDConversionConfigSpec;
+import dev.versio.api.config.ConversionConfigSpec;
 import dev.versio.api.config.ConversionConfigStatus;
 import dev.versio.api.config.StorageMigrationStatus;
 import dev.versio.operator.migrate.MigrationCondition;
 import dev.versio.operator.migrate.MigrationDecision.Phases;
+import dev.versio.operator.migrate.MigrationTarget;
 import dev.versio.operator.migrate.StorageMigrations;
-import dev.versio.operator.migrate.StorageTarget;
 import dev.versio.operator.status.Conditions;
 import dev.versio.operator.status.Phase;
 import dev.versio.operator.write.ClusterWriter;
@@ -15,7 +15,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * The last step of a CRD config's reconcile: starts, continues or cancels the target's storage
+ * The last step of a config's reconcile: starts, continues or cancels the target's storage
  * migration, folds its progress into the status about to be written ({@code
  * status.storageMigration} and the {@code StorageMigrated} condition) and announces a change of its
  * phase as an Event.
@@ -32,21 +32,17 @@ final class StorageMigrationStep {
   /**
    * @param previous the status as last written
    * @param next the status this reconcile writes (changed here)
-   * @param target the target as this reconcile found it, or null when it found none
+   * @param stored the CRDs to re-store as this reconcile found them, or null when it found none
    */
   void fold(
       HasMetadata config,
-      Object spec,
+      ConversionConfigSpec spec,
       ConversionConfigStatus previous,
       ConversionConfigStatus next,
-      TargetView target,
+      MigrationTarget stored,
       long generation,
       Instant now) {
-    if (!(spec instanceof CRDConversionConfigSpec crdSpec) || target == null) {
-      return;
-    }
-    var stored = StorageTarget.of(target.json()).orElse(null);
-    if (stored == null) {
+    if (spec == null || stored == null) {
       return;
     }
     boolean applied = Phase.of(next.phase) == Phase.APPLIED;
@@ -54,12 +50,12 @@ final class StorageMigrationStep {
     next.storageMigration =
         migrations.observe(
             config,
-            crdSpec.storageMigration,
+            spec.storageMigration,
             before,
             stored,
             applied,
             write -> writer.whileOwning(config, write));
-    MigrationCondition.of(stored, next.storageMigration, crdSpec.storageMigration, applied)
+    MigrationCondition.of(stored, next.storageMigration, spec.storageMigration, applied)
         .ifPresentOrElse(
             check ->
                 Conditions.set(

@@ -24,7 +24,18 @@ public final class XRDConfigReconciler extends ConfigReconciler<XRDConversionCon
       ConfigTriggers<XRDConversionConfig> triggers,
       HandoverGate handover,
       OperatorOptions options,
+      dev.versio.operator.migrate.StorageMigrations migrations,
       Clock clock) {
-    super(ConfigKind.XRD, cache, writer, metrics, triggers, handover, options, null, null, clock);
+    super(
+        ConfigKind.XRD,
+        cache,
+        writer,
+        metrics,
+        triggers,
+        handover,
+        options,
+        migrations,
+        null,
+        clock);
   }
 }

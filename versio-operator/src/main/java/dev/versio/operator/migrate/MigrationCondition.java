@@ -7,16 +7,16 @@ import dev.versio.operator.status.Observation.Check;
 import java.util.Optional;
 
 /**
- * The {@code StorageMigrated} condition of a CRD config: whether every object of the target is
- * stored at its storage version (so older versions can be removed), and if not, what is under way
- * or what to do. Absent while {@code storedVersions} lists only the storage version and no run was
- * ever made.
+ * The {@code StorageMigrated} condition of a config: whether every object of the target (an XRD's:
+ * of the CRDs generated from it) is stored at its storage version (so older versions can be
+ * removed), and if not, what is under way or what to do. Absent while {@code storedVersions} lists
+ * only the storage version and no run was ever made.
  */
 public final class MigrationCondition {
   private MigrationCondition() {}
 
   public static Optional<Check> of(
-      StorageTarget target,
+      MigrationTarget target,
       StorageMigrationStatus migration,
       StorageMigrationSpec spec,
       boolean applied) {
@@ -30,8 +30,7 @@ public final class MigrationCondition {
     if (target.needsMigration()) {
       var older = String.join(", ", target.olderStoredVersions());
       var what =
-          "status.storedVersions lists "
-              + target.storedVersions()
+          target.storedVersionsText()
               + ": objects may still be stored at "
               + older
               + ", so "
@@ -41,6 +40,8 @@ public final class MigrationCondition {
       String todo;
       if (!applied) {
         todo = "A migration starts once the config is Applied.";
+      } else if (target.notReady() != null) {
+        todo = "No migration starts yet: " + target.notReady() + ".";
       } else if (automatic && !Phases.CANCELLED.equals(phase)) {
         todo = "A migration starts now.";
       } else {
@@ -64,7 +65,11 @@ public final class MigrationCondition {
         new Check(
             true,
             "OnlyStorageVersionStored",
-            "status.storedVersions lists only "
+            "status.storedVersions"
+                + (target.crds().size() > 1
+                    ? " of crd/" + target.name().replace(", ", " and crd/")
+                    : "")
+                + " lists only "
                 + target.storageVersion()
                 + (Phases.SUCCEEDED.equals(phase) ? "; last run: " + migration.message : "")));
   }

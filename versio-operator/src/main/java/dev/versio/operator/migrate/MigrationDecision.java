@@ -44,7 +44,7 @@ public sealed interface MigrationDecision {
    * @param request the config's {@value StorageMigrationSpec#REQUEST_ANNOTATION} annotation, or
    *     null
    * @param previous {@code status.storageMigration} as last written, or null
-   * @param target the target CRD now
+   * @param target the CRDs to re-store, as they are now
    * @param applied whether the config is Applied: its conversion serves every version in use
    * @param runningHere whether this replica runs (or queued) a migration of this config now; then
    *     {@code previous} is that run's state
@@ -53,7 +53,7 @@ public sealed interface MigrationDecision {
       StorageMigrationSpec spec,
       String request,
       StorageMigrationStatus previous,
-      StorageTarget target,
+      MigrationTarget target,
       boolean applied,
       boolean runningHere) {
     boolean underWay = previous != null && UNDER_WAY.contains(previous.phase);
@@ -66,8 +66,9 @@ public sealed interface MigrationDecision {
           ? new Cancel()
           : new Keep();
     }
-    if (!applied) {
-      return new Keep(); // without a converting webhook nothing starts or resumes
+    if (!applied || target.notReady() != null) {
+      // without a converting webhook on every CRD to re-store, nothing starts or resumes
+      return new Keep();
     }
     if (underWay) {
       // a run for an older storage version is worth nothing now: end it, then start afresh

@@ -1,10 +1,11 @@
 package dev.versio.operator.migrate;
 
-import dev.versio.api.config.CRDConversionConfig;
+import dev.versio.api.config.ConversionConfigStatus;
 import dev.versio.api.config.StorageMigrationSpec;
 import dev.versio.api.config.StorageMigrationStatus;
 import dev.versio.operator.migrate.MigrationDecision.Phases;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -41,20 +42,31 @@ public final class StorageMigrations implements AutoCloseable {
   private final Consumer<String> progressed;
   private final Counts counts;
   private final Map<String, Job> jobs = new ConcurrentHashMap<>();
-  private final ExecutorService executor =
-      Executors.newSingleThreadExecutor(
-          r -> Thread.ofPlatform().name("versio-storage-migration").daemon().unstarted(r));
+  private final ExecutorService executor;
   private volatile boolean closed;
 
   /**
    * @param progressed asks for a reconcile of the config it names (after a page, at the end)
+   * @param lane runs the runs, one at a time ({@link #newLane}): the migrations of both config
+   *     kinds share one, so a replica runs one migration at a time
    */
   public StorageMigrations(
-      KubernetesClient client, Clock clock, Consumer<String> progressed, Counts counts) {
+      KubernetesClient client,
+      Clock clock,
+      Consumer<String> progressed,
+      Counts counts,
+      ExecutorService lane) {
     this.client = client;
     this.clock = clock;
     this.progressed = progressed;
     this.counts = counts;
+    this.executor = lane;
+  }
+
+  /** A lane that runs one migration at a time, on a daemon thread. */
+  public static ExecutorService newLane() {
+    return Executors.newSingleThreadExecutor(
+        r -> Thread.ofPlatform().name("versio-storage-migration").daemon().unstarted(r));
   }
 
   /**
@@ -70,7 +82,7 @@ public final class StorageMigrations implements AutoCloseable {
       HasMetadata config,
       StorageMigrationSpec spec,
       StorageMigrationStatus previous,
-      StorageTarget target,
+      MigrationTarget target,
       boolean applied,
       ObjectRewriter.Guard owner) {
     var name = config.getMetadata().getName();
@@ -102,7 +114,7 @@ public final class StorageMigrations implements AutoCloseable {
     if (decision instanceof MigrationDecision.Resume && !runningHere) {
       // another replica may have recorded the end after this replica's cache was filled: resume
       // only what the apiserver still says is under way
-      var fresh = freshStatus(name);
+      var fresh = freshStatus(config);
       if (fresh != null && !MigrationDecision.UNDER_WAY.contains(fresh.phase)) {
         return fresh;
       }
@@ -154,10 +166,13 @@ public final class StorageMigrations implements AutoCloseable {
   }
 
   /** The config's {@code status.storageMigration} as the apiserver has it now, or null. */
-  private StorageMigrationStatus freshStatus(String config) {
+  private StorageMigrationStatus freshStatus(HasMetadata config) {
     try {
-      var live = client.resources(CRDConversionConfig.class).withName(config).get();
-      return live == null || live.getStatus() == null ? null : live.getStatus().storageMigration;
+      var live = client.resources(config.getClass()).withName(config.getMetadata().getName()).get();
+      return live instanceof CustomResource<?, ?> resource
+              && resource.getStatus() instanceof ConversionConfigStatus status
+          ? status.storageMigration
+          : null;
     } catch (KubernetesClientException e) {
       return null; // cannot tell: go with the cache
     }
@@ -173,7 +188,7 @@ public final class StorageMigrations implements AutoCloseable {
 
   private StorageMigrationStatus submit(
       String name,
-      StorageTarget target,
+      MigrationTarget target,
       StorageMigrationSpec spec,
       StorageMigrationStatus state,
       ObjectRewriter.Guard owner) {
@@ -188,7 +203,7 @@ public final class StorageMigrations implements AutoCloseable {
             owner);
     jobs.put(name, job);
     LOG.info(
-        "storage migration of {} for {}: {} at {} (page {}, {}/s)",
+        "storage migration of crd/{} for {}: {} at {} (page {}, {}/s)",
         target.name(),
         name,
         state.resumed != null && state.resumed > 0 ? "continuing" : "starting",
@@ -232,18 +247,17 @@ public final class StorageMigrations implements AutoCloseable {
   /** One run: pages until the list ends, then the prune. */
   private final class Job implements Runnable {
     private final String config;
-    private final StorageTarget target;
+    private final MigrationTarget target;
     private final int pageSize;
     private final Pacer pacer;
     private final ObjectRewriter.Guard owner;
-    private final ObjectRewriter rewriter;
     private final StorageMigrationStatus state;
     private volatile String cancelled; // why, once cancelled
     private volatile boolean done;
 
     Job(
         String config,
-        StorageTarget target,
+        MigrationTarget target,
         int pageSize,
         Pacer pacer,
         StorageMigrationStatus state,
@@ -254,8 +268,9 @@ public final class StorageMigrations implements AutoCloseable {
       this.pacer = pacer;
       this.state = state;
       this.owner = owner;
-      this.rewriter =
-          new ObjectRewriter(client, target.storageContext(), StorageMigrations::describe);
+      if (state.crd == null) {
+        state.crd = target.crds().getFirst().name();
+      }
     }
 
     void cancel(String why) {
@@ -293,7 +308,7 @@ public final class StorageMigrations implements AutoCloseable {
         }
         prune();
       } catch (RuntimeException e) {
-        LOG.warn("storage migration of {} for {} failed", target.name(), config, e);
+        LOG.warn("storage migration of crd/{} for {} failed", target.name(), config, e);
         end(Phases.FAILED, "failed: " + e.getMessage());
       } finally {
         done = true;
@@ -301,8 +316,36 @@ public final class StorageMigrations implements AutoCloseable {
       }
     }
 
-    /** Lists and rewrites page after page; false when the run stopped before the last page. */
+    /**
+     * Re-stores the objects of each CRD in turn, from the one the state names on; false when the
+     * run stopped before the last page of the last CRD.
+     */
     private boolean pages() {
+      int first = target.indexOf(state.crd);
+      if (first < 0) {
+        // the CRD it was re-storing is no longer one of the target's: start over with the first
+        first = 0;
+        synchronized (this) {
+          state.crd = target.crds().getFirst().name();
+          state.continueToken = null;
+        }
+      }
+      var crds = target.crds();
+      for (int i = first; i < crds.size(); i++) {
+        var next = i + 1 < crds.size() ? crds.get(i + 1).name() : null;
+        if (!pages(crds.get(i), next)) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /**
+     * Lists and rewrites the objects of {@code crd} page after page; false when the run stopped
+     * before its last page. {@code next} is the CRD to re-store after it, or null for the last.
+     */
+    private boolean pages(StorageTarget crd, String next) {
+      var rewriter = new ObjectRewriter(client, crd.storageContext(), StorageMigrations::describe);
       String token = state.continueToken;
       int restarts = 0;
       while (true) {
@@ -327,9 +370,9 @@ public final class StorageMigrations implements AutoCloseable {
           end(
               Phases.FAILED,
               "cannot list "
-                  + target.plural()
+                  + crd.plural()
                   + " at the storage version "
-                  + target.storageVersion()
+                  + crd.storageVersion()
                   + (token == null ? "" : " (continuing after " + state.handled + " objects)")
                   + ": "
                   + describe(e)
@@ -341,16 +384,20 @@ public final class StorageMigrations implements AutoCloseable {
           // not counted: whoever continues lists this page again and counts it then
           return stopped();
         }
-        metrics(page);
+        metrics(crd, page);
         token = page.next();
         synchronized (this) {
           count(page);
           state.continueToken = token;
           state.total = state.handled + page.remaining();
-          state.message = progressMessage();
           if (token == null) {
-            state.phase = Phases.PRUNING;
+            if (next == null) {
+              state.phase = Phases.PRUNING;
+            } else {
+              state.crd = next; // recorded with this page: a replica going on starts there
+            }
           }
+          state.message = progressMessage();
         }
         progressed.accept(config);
         if (token == null) {
@@ -373,7 +420,7 @@ public final class StorageMigrations implements AutoCloseable {
         // another replica owns the config now (or this one stops): it continues from the status
         jobs.remove(config, this);
         LOG.info(
-            "storage migration of {} for {} stops here after {} objects; the config's owner"
+            "storage migration of crd/{} for {} stops here after {} objects; the config's owner"
                 + " continues it",
             target.name(),
             config,
@@ -393,20 +440,30 @@ public final class StorageMigrations implements AutoCloseable {
       }
     }
 
-    private void metrics(ObjectRewriter.Page page) {
-      counts.objects(target.name(), "rewritten", page.rewritten());
-      counts.objects(target.name(), "written_meanwhile", page.writtenMeanwhile());
-      counts.objects(target.name(), "deleted_meanwhile", page.deletedMeanwhile());
-      counts.objects(target.name(), "failed", page.failures().size());
+    private void metrics(StorageTarget crd, ObjectRewriter.Page page) {
+      counts.objects(crd.name(), "rewritten", page.rewritten());
+      counts.objects(crd.name(), "written_meanwhile", page.writtenMeanwhile());
+      counts.objects(crd.name(), "deleted_meanwhile", page.deletedMeanwhile());
+      counts.objects(crd.name(), "failed", page.failures().size());
     }
 
     private String progressMessage() {
+      var crds = target.crds();
       return "re-storing at "
           + target.storageVersion()
           + ": "
           + state.handled
           + (state.total == null ? "" : " of about " + state.total)
-          + " objects";
+          + " objects"
+          + (crds.size() > 1
+              ? " (now crd/"
+                  + state.crd
+                  + ", "
+                  + (Math.max(0, target.indexOf(state.crd)) + 1)
+                  + " of "
+                  + crds.size()
+                  + " CRDs)"
+              : "");
     }
 
     private void prune() {
@@ -425,13 +482,42 @@ public final class StorageMigrations implements AutoCloseable {
         stopped();
         return;
       }
+      var revisions = new ArrayList<String>();
+      var outcomes = new ArrayList<String>();
+      boolean wrote = false;
+      for (var crd : target.crds()) {
+        var pruned = prune(crd);
+        if (pruned == null) {
+          return; // ended or stopped
+        }
+        revisions.add(pruned.revision());
+        wrote |= pruned.wrote();
+        outcomes.add(
+            (target.crds().size() > 1 ? "of crd/" + crd.name() + " " : "") + pruned.outcome());
+      }
+      if (wrote) {
+        synchronized (this) {
+          state.prunedCrd = String.join(",", revisions);
+        }
+      }
+      end(Phases.SUCCEEDED, succeeded(String.join("; ", outcomes)));
+    }
+
+    /** What a prune of one CRD did: its revision after it, and whether it wrote. */
+    private record Pruned(String revision, boolean wrote, String outcome) {}
+
+    /**
+     * Sets {@code storedVersions} of {@code crd} to its storage version; null once the run ended.
+     */
+    private Pruned prune(StorageTarget crd) {
       var crds = client.apiextensions().v1().customResourceDefinitions();
       for (int attempt = 0; ; attempt++) {
-        var fresh = crds.withName(target.name()).get();
+        var fresh = crds.withName(crd.name()).get();
         if (fresh == null) {
-          end(Phases.FAILED, "crd/" + target.name() + " was deleted during the migration");
-          return;
+          end(Phases.FAILED, "crd/" + crd.name() + " was deleted during the migration");
+          return null;
         }
+        var revision = fresh.getMetadata().getUid() + "/" + fresh.getMetadata().getGeneration();
         var now =
             fresh.getSpec().getVersions().stream()
                 .filter(v -> Boolean.TRUE.equals(v.getStorage()))
@@ -441,41 +527,37 @@ public final class StorageMigrations implements AutoCloseable {
         if (!now.equals(target.storageVersion())) {
           end(
               Phases.FAILED,
-              "the storage version changed from "
+              "the storage version of crd/"
+                  + crd.name()
+                  + " changed from "
                   + target.storageVersion()
                   + " to "
                   + now
                   + " during the migration; status.storedVersions is left as it is");
-          return;
+          return null;
         }
         var before = fresh.getStatus() == null ? null : fresh.getStatus().getStoredVersions();
         var only = List.of(target.storageVersion());
         if (only.equals(before)) {
-          end(Phases.SUCCEEDED, succeeded("already lists only " + target.storageVersion()));
-          return;
+          return new Pruned(revision, false, "already lists only " + target.storageVersion());
         }
         fresh.getStatus().setStoredVersions(new ArrayList<>(only));
         try {
           if (!guarded(() -> crds.resource(fresh).updateStatus())) {
             stopped();
-            return;
+            return null;
           }
-          synchronized (this) {
-            state.prunedCrd =
-                fresh.getMetadata().getUid() + "/" + fresh.getMetadata().getGeneration();
-          }
-          end(Phases.SUCCEEDED, succeeded("pruned from " + before + " to " + only));
-          return;
+          return new Pruned(revision, true, "pruned from " + before + " to " + only);
         } catch (KubernetesClientException e) {
           if (e.getCode() != 409 || attempt >= 2) {
             end(
                 Phases.FAILED,
                 "every object is re-stored, but status.storedVersions of crd/"
-                    + target.name()
+                    + crd.name()
                     + " could not be pruned: "
                     + describe(e)
                     + "; request a new run");
-            return;
+            return null;
           }
         }
       }
@@ -497,7 +579,7 @@ public final class StorageMigrations implements AutoCloseable {
 
     private synchronized void end(String phase, String message) {
       finish(state, phase, message);
-      LOG.info("storage migration of {} for {}: {}: {}", target.name(), config, phase, message);
+      LOG.info("storage migration of crd/{} for {}: {}: {}", target.name(), config, phase, message);
     }
   }
 

@@ -57,6 +57,22 @@ class MigrationDecisionTest {
   }
 
   @Test
+  void nothingStartsOrResumesWhileAGeneratedCrdDoesNotConvertYet() {
+    var notReady =
+        new MigrationTarget(List.of(PROMOTED), "crd/widgets.example.com does not carry it yet");
+    var running = status(Phases.RUNNING, "v2");
+    assertThat(MigrationDecision.decide(automatic(), null, null, notReady, true, false))
+        .isInstanceOf(MigrationDecision.Keep.class);
+    assertThat(MigrationDecision.decide(manual(), "now", null, notReady, true, false))
+        .isInstanceOf(MigrationDecision.Keep.class);
+    assertThat(MigrationDecision.decide(automatic(), null, running, notReady, true, false))
+        .isInstanceOf(MigrationDecision.Keep.class);
+    assertThat(MigrationDecision.decide(automatic(), "cancel", running, notReady, true, false))
+        .as("a cancel still ends it")
+        .isInstanceOf(MigrationDecision.Cancel.class);
+  }
+
+  @Test
   void nothingStartsOrResumesWhileTheConfigIsNotApplied() {
     assertThat(decide(automatic(), "now", null, PROMOTED, false, false))
         .isInstanceOf(MigrationDecision.Keep.class);
@@ -152,7 +168,8 @@ class MigrationDecisionTest {
       StorageTarget target,
       boolean applied,
       boolean runningHere) {
-    return MigrationDecision.decide(spec, request, previous, target, applied, runningHere);
+    return MigrationDecision.decide(
+        spec, request, previous, MigrationTarget.of(target), applied, runningHere);
   }
 
   private static StorageMigrationSpec manual() {

@@ -153,6 +153,25 @@ public final class CrossplaneStandIn {
   }
 
   /**
+   * The claim CRD Crossplane generates from {@code xrd} when it declares {@code claimNames}: the
+   * same versions, schemas, storage version and conversion as {@link #generatedCrd}, namespaced,
+   * named {@code <claimNames.plural>.<group>}.
+   */
+  public static ObjectNode generatedClaimCrd(JsonNode xrd) {
+    var crd = generatedCrd(xrd);
+    var spec = (ObjectNode) crd.path("spec");
+    var claimNames = xrd.path("spec").path("claimNames");
+    if (!claimNames.has("plural")) {
+      throw new IllegalArgumentException("the XRD declares no claimNames");
+    }
+    spec.set("names", claimNames.deepCopy());
+    spec.put("scope", "Namespaced");
+    ((ObjectNode) crd.path("metadata"))
+        .put("name", claimNames.path("plural").asText() + "." + spec.path("group").asText());
+    return crd;
+  }
+
+  /**
    * Writes the {@code Established=True} condition onto the XRD {@code xrdName}, as Crossplane does
    * once the CRD it generated from the XRD is served; returns the updated XRD. The stand-in XRD API
    * has no status subresource, so an update of the object carries the status.
