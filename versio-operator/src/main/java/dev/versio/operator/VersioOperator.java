@@ -245,7 +245,15 @@ public final class VersioOperator implements AutoCloseable {
       closeables.add(migrations);
       var reconciler =
           new XRDConfigReconciler(
-              cache, writer, metrics, triggers, handover, options, migrations, clock);
+              cache,
+              writer,
+              metrics,
+              triggers,
+              handover,
+              options,
+              migrations,
+              new dev.versio.operator.config.RetirementStep(servedAggregator::versionUse),
+              clock);
       register(
           new OwnedReconciler.XrdConfigs(reconciler, ConfigReconciler.FINALIZER, writer, waits),
           "xrdconversionconfig",

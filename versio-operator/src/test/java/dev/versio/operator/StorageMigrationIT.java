@@ -284,6 +284,26 @@ class StorageMigrationIT {
         .contains("of crd/" + claimsCrd + " pruned from [v1, v2] to [v2]");
     assertThat(storedVersions(xrdName)).containsExactly("v2");
     assertThat(storedVersions(claimsCrd)).containsExactly("v2");
+    // v1 no longer served by the XRD and stored by neither CRD: the config says it can go
+    var unserved = xrdWithReferenceable(group, "v2");
+    ((ObjectNode) unserved.path("spec").path("versions").get(0)).put("served", false);
+    client
+        .resource(Serialization.unmarshal(unserved.toString(), GenericKubernetesResource.class))
+        .serverSideApply();
+    var retirable =
+        awaitConfig(
+            client,
+            XRDConversionConfig.class,
+            name,
+            s ->
+                Conditions.find(s.conditions, Conditions.RETIREMENT_READY)
+                    .map(c -> "True".equals(c.getStatus()))
+                    .orElse(false));
+    assertThat(
+            Conditions.find(retirable.getStatus().conditions, Conditions.RETIREMENT_READY)
+                .orElseThrow()
+                .getMessage())
+        .contains("Can be removed now: v1");
     // every object is stored at v2: v1 can go from both CRDs, and each object reads, converted
     for (var crd : List.of(xrdName, claimsCrd)) {
       client

@@ -1,5 +1,6 @@
 package dev.versio.operator.config;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.versio.api.config.CRDConversionConfig;
 import dev.versio.api.config.ConversionConfigSpec;
 import dev.versio.api.config.ConversionConfigStatus;
@@ -56,6 +57,13 @@ public sealed interface ConfigKind<
    * Crossplane generated from it), from the cache; empty when there is nothing to re-store.
    */
   Optional<MigrationTarget> migrationTarget(ClusterCache cache, TargetView target);
+
+  /**
+   * The target's versions as a CRD states them ({@code spec.versions[].{name, served, storage,
+   * deprecated}}, {@code status.storedVersions}); an XRD's from the XRD and the CRDs Crossplane
+   * generated from it. Empty when nothing is stored yet.
+   */
+  Optional<JsonNode> versionsView(ClusterCache cache, TargetView target);
 
   /** CRDConversionConfig → CustomResourceDefinition. */
   record Crd() implements ConfigKind<CRDConversionConfig> {
@@ -124,6 +132,11 @@ public sealed interface ConfigKind<
     public Optional<MigrationTarget> migrationTarget(ClusterCache cache, TargetView target) {
       return StorageTarget.of(target.json()).map(MigrationTarget::of);
     }
+
+    @Override
+    public Optional<JsonNode> versionsView(ClusterCache cache, TargetView target) {
+      return Optional.of(target.json());
+    }
   }
 
   /** XRDConversionConfig → Crossplane CompositeResourceDefinition. */
@@ -185,8 +198,17 @@ public sealed interface ConfigKind<
 
     @Override
     public Optional<MigrationTarget> migrationTarget(ClusterCache cache, TargetView target) {
-      return GeneratedCrds.target(
-          target.json(), name -> cache.crd(name).map(crd -> TargetView.of(crd).json()));
+      return GeneratedCrds.target(target.json(), generated(cache));
+    }
+
+    @Override
+    public Optional<JsonNode> versionsView(ClusterCache cache, TargetView target) {
+      return GeneratedCrds.versionsView(target.json(), generated(cache));
+    }
+
+    private static java.util.function.Function<String, Optional<JsonNode>> generated(
+        ClusterCache cache) {
+      return name -> cache.crd(name).map(crd -> TargetView.of(crd).json());
     }
   }
 }

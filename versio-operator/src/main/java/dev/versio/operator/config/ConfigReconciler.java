@@ -136,7 +136,13 @@ public abstract class ConfigReconciler<
         retirement == null
             ? Optional.<Duration>empty()
             : retirement.fold(
-                config.getSpec(), decision.status(), run.targetView, run.generation, now);
+                config.getSpec(),
+                decision.status(),
+                run.targetView == null
+                    ? null
+                    : kind.versionsView(cache, run.targetView).orElse(null),
+                run.generation,
+                now);
     writeStatus(config, previous, decision.status());
     decision
         .change()

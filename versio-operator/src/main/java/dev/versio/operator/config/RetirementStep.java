@@ -1,6 +1,7 @@
 package dev.versio.operator.config;
 
-import dev.versio.api.config.CRDConversionConfigSpec;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.versio.api.config.ConversionConfigSpec;
 import dev.versio.api.config.ConversionConfigStatus;
 import dev.versio.api.served.VersionUse;
 import dev.versio.operator.lifecycle.RetirementCondition;
@@ -13,9 +14,10 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Folds into a CRD config's status which versions of its target can be retired now (the {@code
- * RetirementReady} condition), from the target CRD as this reconcile found it and what the serving
- * webhook replicas report of reviews per version.
+ * Folds into a config's status which versions of its target can be retired now (the {@code
+ * RetirementReady} condition), from the target as this reconcile found it (an XRD's versions with
+ * the {@code storedVersions} of the CRDs Crossplane generated from it) and what the serving webhook
+ * replicas report of reviews per version.
  */
 public final class RetirementStep {
   private final Function<String, Optional<VersionUse>> use;
@@ -30,23 +32,26 @@ public final class RetirementStep {
   /**
    * Sets or removes the condition in {@code next}.
    *
-   * @param target the target as this reconcile found it, or null when it found none
+   * @param target the target's versions as a CRD states them ({@code spec.versions[].{name, served,
+   *     storage, deprecated}}, {@code status.storedVersions}), or null when this reconcile found
+   *     none
    * @return when to look again because the condition may change by time alone
    */
   Optional<Duration> fold(
-      Object spec, ConversionConfigStatus next, TargetView target, long generation, Instant now) {
-    if (!(spec instanceof CRDConversionConfigSpec crdSpec)
-        || target == null
-        || crdSpec.hubVersion == null) {
+      ConversionConfigSpec spec,
+      ConversionConfigStatus next,
+      JsonNode target,
+      long generation,
+      Instant now) {
+    if (spec == null || target == null || spec.hubVersion == null) {
       Conditions.remove(next.conditions, Conditions.RETIREMENT_READY);
       return Optional.empty();
     }
     var converted = new HashSet<String>();
-    converted.add(crdSpec.hubVersion);
-    crdSpec.spokes.forEach(spoke -> converted.add(spoke.version));
+    converted.add(spec.hubVersion);
+    spec.spokes.forEach(spoke -> converted.add(spoke.version));
     var lifecycle =
-        VersionLifecycle.of(
-            target.json(), converted, use.apply(crdSpec.targetName()).orElse(null), now);
+        VersionLifecycle.of(target, converted, use.apply(spec.targetName()).orElse(null), now);
     var result = RetirementCondition.of(lifecycle, now);
     if (result.isEmpty()) {
       Conditions.remove(next.conditions, Conditions.RETIREMENT_READY);

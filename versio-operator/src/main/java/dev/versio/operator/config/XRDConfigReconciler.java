@@ -25,6 +25,7 @@ public final class XRDConfigReconciler extends ConfigReconciler<XRDConversionCon
       HandoverGate handover,
       OperatorOptions options,
       dev.versio.operator.migrate.StorageMigrations migrations,
+      RetirementStep retirement,
       Clock clock) {
     super(
         ConfigKind.XRD,
@@ -35,7 +36,7 @@ public final class XRDConfigReconciler extends ConfigReconciler<XRDConversionCon
         handover,
         options,
         migrations,
-        null,
+        retirement,
         clock);
   }
 }

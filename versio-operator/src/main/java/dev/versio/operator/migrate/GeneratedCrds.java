@@ -1,6 +1,7 @@
 package dev.versio.operator.migrate;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.versio.engine.json.EngineJson;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import java.util.ArrayList;
@@ -117,6 +118,41 @@ public final class GeneratedCrds {
       }
     }
     return Optional.of(new MigrationTarget(targets, notReady));
+  }
+
+  /**
+   * The XRD's versions as a CRD would state them, for the version lifecycle: {@code
+   * spec.versions[].{name, served, deprecated}} from the XRD, {@code storage} = {@code
+   * referenceable}, and {@code status.storedVersions} every version the generated CRDs list (an
+   * object of either may be stored there). Empty while the composite's CRD is not there.
+   */
+  public static Optional<JsonNode> versionsView(
+      JsonNode xrd, Function<String, Optional<JsonNode>> crds) {
+    var stored = new java.util.LinkedHashSet<String>();
+    boolean any = false;
+    for (var name : names(xrd)) {
+      var crd = crds.apply(name);
+      if (crd.isPresent()) {
+        any = true;
+        crd.get().path("status").path("storedVersions").forEach(v -> stored.add(v.asText()));
+      }
+    }
+    if (!any) {
+      return Optional.empty();
+    }
+    var view = EngineJson.nodes().objectNode();
+    var versions = view.putObject("spec").putArray("versions");
+    for (var v : xrd.path("spec").path("versions")) {
+      versions
+          .addObject()
+          .put("name", v.path("name").asText())
+          .put("served", v.path("served").asBoolean(true))
+          .put("storage", v.path("referenceable").asBoolean(false))
+          .put("deprecated", v.path("deprecated").asBoolean(false));
+    }
+    var list = view.putObject("status").putArray("storedVersions");
+    stored.forEach(list::add);
+    return Optional.of(view);
   }
 
   /**

@@ -78,6 +78,30 @@ class GeneratedCrdsTest {
   }
 
   @Test
+  void theXrdsVersionsReadAsACrdsWithTheStoredVersionsOfBothGeneratedCrds() {
+    var crds = new HashMap<String, JsonNode>();
+    crds.put("xwidgets.example.com", crd("xwidgets", "v2", "[v2]", CONVERSION));
+    crds.put("widgets.example.com", crd("widgets", "v2", "[v1, v2]", CONVERSION));
+    var xrd =
+        yaml(
+            "{metadata: {name: xwidgets.example.com}, spec: {group: example.com, names: {plural:"
+                + " xwidgets}, claimNames: {plural: widgets}, versions: [{name: v1, served: true,"
+                + " referenceable: false, deprecated: true}, {name: v2, served: true,"
+                + " referenceable: true}]}}");
+
+    var view = GeneratedCrds.versionsView(xrd, lookup(crds)).orElseThrow();
+
+    assertThat(view.path("spec").path("versions").toString())
+        .isEqualTo(
+            "[{\"name\":\"v1\",\"served\":true,\"storage\":false,\"deprecated\":true},"
+                + "{\"name\":\"v2\",\"served\":true,\"storage\":true,\"deprecated\":false}]");
+    assertThat(view.path("status").path("storedVersions").toString())
+        .as("a claim may still be stored at v1")
+        .isEqualTo("[\"v2\",\"v1\"]");
+    assertThat(GeneratedCrds.versionsView(xrd, lookup(Map.of()))).isEmpty();
+  }
+
+  @Test
   void bothReadersOfAnXrdNameTheSameGeneratedCrds() {
     var xrd = xrd(true, CONVERSION);
     var cached =
