@@ -23,13 +23,16 @@ import java.util.Locale;
  * review at a time, in turn straight to alpha and to beta (which passes it on to alpha). Per round
  * the p50 and p99 of both and their difference; the median of the rounds and their spread.
  *
- * <p>Usage: {@code ForwardingLatency [reviewsPerRound=5000] [rounds=5]}. Nothing else runs: this is
- * the hop's own cost, not the cost on a loaded machine ({@link MovesUnderLoad} measures that).
+ * <p>Usage: {@code ForwardingLatency [reviewsPerRound=5000] [rounds=5] [replica JVM flags...]}.
+ * Nothing else runs: this is the hop's own cost, not the cost on a loaded machine ({@link
+ * MovesUnderLoad} measures that). The replicas run as the chart runs them by default: a 512 MiB
+ * memory limit (on which the JVM picks the Serial collector) and the heap the operator gives that
+ * limit, as {@link ReplicaCapacity} does; other flags replace these.
  */
 public final class ForwardingLatency {
   private static final String NAMESPACE = "versio-system";
   private static final String GROUP = "forward.bench.versio.dev";
-  private static final List<String> REPLICA_JVM = List.of("-Xmx256m");
+  private static final List<String> REPLICA_JVM = List.of("-XX:MaxRAM=512m", "-Xmx281m");
   private static final List<String> REPLICA_FLAGS = List.of("--forward-reviews");
 
   private ForwardingLatency() {}
@@ -37,13 +40,15 @@ public final class ForwardingLatency {
   public static void main(String[] args) throws Exception {
     int perRound = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+    var jvm = args.length > 2 ? List.of(args).subList(2, args.length) : REPLICA_JVM;
     var work = Files.createTempDirectory("versio-forwarding-");
     System.out.printf(
         Locale.ROOT,
-        "# Versio forwarding latency, %d cores, %d reviews per round, %d rounds%n",
+        "# Versio forwarding latency, %d cores, %d reviews per round, %d rounds, replicas: %s%n",
         Runtime.getRuntime().availableProcessors(),
         perRound,
-        rounds);
+        rounds,
+        String.join(" ", jvm));
     try (var lab = ReplicaLab.start(work, NAMESPACE, "versio-forwarding")) {
       var controlPlane = lab.controlPlane();
       var client = lab.client();
@@ -54,8 +59,8 @@ public final class ForwardingLatency {
       var target = crd.getMetadata().getName();
       var ledger = new ProcessLedger(ProcessLedger.defaultDirectory(), System.err::println);
       try (var entry = ledger.open("forwarding-" + controlPlane.id());
-          var alpha = lab.oneReplica("alpha", entry, REPLICA_JVM, REPLICA_FLAGS);
-          var beta = lab.oneReplica("beta", entry, REPLICA_JVM, REPLICA_FLAGS)) {
+          var alpha = lab.oneReplica("alpha", entry, jvm, REPLICA_FLAGS);
+          var beta = lab.oneReplica("beta", entry, jvm, REPLICA_FLAGS)) {
         var bundle = ca.material().certificateBase64();
         var alphaServer = Widgets.urlServer("alpha", alpha.url(), bundle);
         alphaServer.getSpec().isDefault = true;
