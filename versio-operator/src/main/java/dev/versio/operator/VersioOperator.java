@@ -269,6 +269,8 @@ public final class VersioOperator implements AutoCloseable {
       triggers.pacedThrough(name -> takeover.offer(ConfigKind.XRD.kind(), name));
       cache.onXrdApiAvailable(() -> metrics.xrdApiAvailable(true));
     }
+    // after both kinds' migrations (closed in this order): their runs stop, then the lane ends
+    closeables.add(() -> StorageMigrations.shutDown(migrationLane));
     // assignedConfigs (names and phases) follow the config changes of either kind, at most once
     // per ASSIGNED_CONFIGS_REFRESH: a pool change moves hundreds of configs, and a server
     // reconcile per move would walk every config each time and hold back the moves' reconciles

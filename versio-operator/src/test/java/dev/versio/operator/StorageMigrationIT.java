@@ -253,21 +253,27 @@ class StorageMigrationIT {
     var name = scope.name("xrd");
     client.resource(xrdConfig(name, xrdName)).create();
 
-    // the XRD converts, but Crossplane has not copied its conversion onto the CRDs yet: re-storing
-    // now would relabel v1 objects as v2 instead of converting them
+    awaitConfig(client, XRDConversionConfig.class, name, s -> "Applied".equals(s.phase));
+    // the XRD converts, and Crossplane has copied its conversion onto the composite's CRD but not
+    // yet onto the claim's: re-storing now would relabel v1 claims as v2 instead of converting them
+    CrossplaneStandIn.propagateConversion(client, xrdName);
     var waiting =
         awaitConfig(
             client,
             XRDConversionConfig.class,
             name,
             s ->
-                "Applied".equals(s.phase)
-                    && Conditions.find(s.conditions, Conditions.STORAGE_MIGRATED)
-                        .map(c -> c.getMessage().contains("No migration starts yet"))
-                        .orElse(false));
+                Conditions.find(s.conditions, Conditions.STORAGE_MIGRATED)
+                    .map(
+                        c ->
+                            c.getMessage()
+                                .contains(
+                                    "crd/"
+                                        + claimsCrd
+                                        + " does not carry the XRD's conversion yet"))
+                    .orElse(false));
     assertThat(waiting.getStatus().storageMigration).as("nothing started").isNull();
 
-    CrossplaneStandIn.propagateConversion(client, xrdName);
     CrossplaneStandIn.propagateConversion(client, xrdName, claimsCrd);
     var done =
         awaitConfig(

@@ -52,7 +52,10 @@ public class StorageMigrationStatus {
   /** Where the next page starts (the apiserver's continue token); absent on the first page. */
   public String continueToken;
 
-  /** How often a replica continued this run after another stopped (failover, restart). */
+  /**
+   * How often a replica continued this run after another stopped (failover, restart) or after it
+   * was paused (the config not Applied, or a CRD not carrying the conversion, for a while).
+   */
   public Long resumed;
 
   /** The value of the request annotation that started this run, when one did. */

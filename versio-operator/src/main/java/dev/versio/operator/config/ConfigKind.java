@@ -183,7 +183,22 @@ public sealed interface ConfigKind<
 
     @Override
     public Optional<TargetView> target(ClusterCache cache, String name) {
-      return cache.xrd(name).map(TargetView::of);
+      // objects stored at a version the XRD no longer serves still need the conversion: the
+      // delete guard and the revert count the generated CRDs' storedVersions too
+      return cache
+          .xrd(name)
+          .map(TargetView::of)
+          .map(
+              view ->
+                  view.alsoInUse(
+                      GeneratedCrds.names(view.json()).stream()
+                          .flatMap(crd -> cache.crd(crd).stream())
+                          .filter(
+                              crd ->
+                                  crd.getStatus() != null
+                                      && crd.getStatus().getStoredVersions() != null)
+                          .flatMap(crd -> crd.getStatus().getStoredVersions().stream())
+                          .toList()));
     }
 
     @Override

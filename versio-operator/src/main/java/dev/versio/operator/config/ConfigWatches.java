@@ -79,8 +79,10 @@ public final class ConfigWatches<
   }
 
   private void onTarget(HasMetadata old, HasMetadata target, boolean deleted) {
-    if (!deleted && ownWrite(old, target)) {
-      return; // the operator's own apply: the config that wrote it has seen it already
+    if (!deleted && ownWrite(old, target) && !kind.xrd()) {
+      // the operator's own apply: the config that wrote it has seen it already. An XRD config
+      // looks again: its storage migration waits for the XRD's conversion as the cache has it
+      return;
     }
     var name = target.getMetadata().getName();
     map("mapTargetToConfigs", () -> names(kind.targeting(cache, name)), triggers::now);

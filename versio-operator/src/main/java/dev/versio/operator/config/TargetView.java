@@ -89,6 +89,17 @@ public record TargetView(
         managed);
   }
 
+  /**
+   * This view with {@code versions} also in use (an XRD's: the versions the CRDs Crossplane
+   * generated from it list in {@code storedVersions}, whose objects the XRD's conversion reads).
+   */
+  public TargetView alsoInUse(java.util.Collection<String> versions) {
+    var inUse = new LinkedHashSet<>(versionsInUse);
+    inUse.addAll(versions);
+    return new TargetView(
+        name, generation, json, established, List.copyOf(inUse), annotations, managedByOperator);
+  }
+
   /** {@code spec.conversion} as it is now (a missing node when unset). */
   public JsonNode conversion() {
     return json.path("spec").path("conversion");

@@ -128,18 +128,10 @@ public final class GeneratedCrds {
    */
   public static Optional<JsonNode> versionsView(
       JsonNode xrd, Function<String, Optional<JsonNode>> crds) {
-    var stored = new java.util.LinkedHashSet<String>();
-    boolean any = false;
-    for (var name : names(xrd)) {
-      var crd = crds.apply(name);
-      if (crd.isPresent()) {
-        any = true;
-        crd.get().path("status").path("storedVersions").forEach(v -> stored.add(v.asText()));
-      }
-    }
-    if (!any) {
+    if (crds.apply(names(xrd).getFirst()).isEmpty()) {
       return Optional.empty();
     }
+    var stored = storedVersions(xrd, crds);
     var view = EngineJson.nodes().objectNode();
     var versions = view.putObject("spec").putArray("versions");
     for (var v : xrd.path("spec").path("versions")) {
@@ -153,6 +145,19 @@ public final class GeneratedCrds {
     var list = view.putObject("status").putArray("storedVersions");
     stored.forEach(list::add);
     return Optional.of(view);
+  }
+
+  /** Every version the generated CRDs there are list in {@code status.storedVersions}. */
+  private static java.util.Set<String> storedVersions(
+      JsonNode xrd, Function<String, Optional<JsonNode>> crds) {
+    var stored = new java.util.LinkedHashSet<String>();
+    for (var name : names(xrd)) {
+      crds.apply(name)
+          .ifPresent(
+              crd ->
+                  crd.path("status").path("storedVersions").forEach(v -> stored.add(v.asText())));
+    }
+    return stored;
   }
 
   /**

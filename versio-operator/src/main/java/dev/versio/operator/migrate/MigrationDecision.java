@@ -22,6 +22,13 @@ public sealed interface MigrationDecision {
   /** Stops the running one; what was migrated stays, {@code storedVersions} is left alone. */
   record Cancel() implements MigrationDecision {}
 
+  /**
+   * Stops the run here without ending it: the config is no longer Applied, or a CRD to re-store no
+   * longer carries the conversion ({@code why}). It stays under way at its last recorded page and
+   * continues once that is resolved; a write made meanwhile could store an object unconverted.
+   */
+  record Pause(String why) implements MigrationDecision {}
+
   /** Nothing to start or stop. */
   record Keep() implements MigrationDecision {}
 
@@ -62,9 +69,16 @@ public sealed interface MigrationDecision {
     }
     if (runningHere) {
       // a run here goes on by itself, unless the storage version moved on: then it is worth nothing
-      return underWay && !target.storageVersion().equals(previous.storageVersion)
-          ? new Cancel()
-          : new Keep();
+      if (underWay && !target.storageVersion().equals(previous.storageVersion)) {
+        return new Cancel();
+      }
+      if (!applied || target.notReady() != null) {
+        return new Pause(
+            target.notReady() != null
+                ? target.notReady()
+                : "the config is no longer Applied, so not every version in use converts");
+      }
+      return new Keep();
     }
     if (!applied || target.notReady() != null) {
       // without a converting webhook on every CRD to re-store, nothing starts or resumes
@@ -88,14 +102,16 @@ public sealed interface MigrationDecision {
         previous != null
             && target.storageVersion().equals(previous.storageVersion)
             && (Phases.FAILED.equals(previous.phase) || Phases.CANCELLED.equals(previous.phase));
-    // the run that just pruned storedVersions, seen through a view of the same CRD from before
-    // the prune: starting again would re-store every object a second time. A storage version
-    // changed since (even back and forth), or a CRD created anew, is another revision.
+    // the run that just pruned storedVersions, seen through a view of the same CRDs from before
+    // the prune (or between the prunes of an XRD's two CRDs): starting again would re-store every
+    // object a second time. A storage version changed since (even back and forth), or a CRD
+    // created anew, is another revision; a view from before lists no version the run did not see.
     boolean justPruned =
         previous != null
             && Phases.SUCCEEDED.equals(previous.phase)
             && target.revision().equals(previous.prunedCrd)
-            && target.storedVersions().equals(previous.storedVersionsBefore);
+            && previous.storedVersionsBefore != null
+            && previous.storedVersionsBefore.containsAll(target.storedVersions());
     if (automatic && target.needsMigration() && !gaveUp && !justPruned) {
       return new Start(null);
     }

@@ -140,9 +140,7 @@ public final class StorageMigrations implements AutoCloseable {
         var state = copy(resume.from());
         state.resumed = (state.resumed == null ? 0 : state.resumed) + 1;
         state.message =
-            "queued: continuing after "
-                + (state.handled == null ? 0 : state.handled)
-                + " objects (the replica that ran it stopped)";
+            "queued: continuing after " + (state.handled == null ? 0 : state.handled) + " objects";
         yield submit(name, target, spec, state, owner);
       }
       case MigrationDecision.Cancel cancel -> {
@@ -160,6 +158,10 @@ public final class StorageMigrations implements AutoCloseable {
         var state = copy(known);
         finish(state, Phases.CANCELLED, why);
         yield state;
+      }
+      case MigrationDecision.Pause pause -> {
+        job.pause(pause.why());
+        yield job.snapshot();
       }
       case MigrationDecision.Keep keep -> known;
     };
@@ -233,12 +235,20 @@ public final class StorageMigrations implements AutoCloseable {
   }
 
   @Override
+  /**
+   * Stops every run here at its next write (each stays under way for the next owner); the lane is
+   * its creator's to shut down ({@link #shutDown}), after every migrations sharing it is closed.
+   */
   public void close() {
     closed = true;
-    executor.shutdownNow();
+  }
+
+  /** Shuts a lane down once the migrations sharing it are closed: a write in flight ends first. */
+  public static void shutDown(ExecutorService lane) {
+    lane.shutdownNow();
     try {
       // a write in flight ends before the client it uses is closed
-      executor.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+      lane.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -253,6 +263,7 @@ public final class StorageMigrations implements AutoCloseable {
     private final ObjectRewriter.Guard owner;
     private final StorageMigrationStatus state;
     private volatile String cancelled; // why, once cancelled
+    private volatile String paused; // why, once paused
     private volatile boolean done;
 
     Job(
@@ -277,6 +288,10 @@ public final class StorageMigrations implements AutoCloseable {
       cancelled = why;
     }
 
+    void pause(String why) {
+      paused = why;
+    }
+
     boolean done() {
       return done;
     }
@@ -286,12 +301,12 @@ public final class StorageMigrations implements AutoCloseable {
     }
 
     private boolean mayGoOn() {
-      return cancelled == null && !closed && owner.run(() -> {});
+      return guarded(() -> {});
     }
 
     /** Runs {@code write} as the config's owner unless the run is to stop. */
     private boolean guarded(Runnable write) {
-      return cancelled == null && !closed && owner.run(write);
+      return cancelled == null && paused == null && !closed && owner.run(write);
     }
 
     @Override
@@ -308,8 +323,12 @@ public final class StorageMigrations implements AutoCloseable {
         }
         prune();
       } catch (RuntimeException e) {
-        LOG.warn("storage migration of crd/{} for {} failed", target.name(), config, e);
-        end(Phases.FAILED, "failed: " + e.getMessage());
+        if (closed || Thread.currentThread().isInterrupted()) {
+          stopped(); // the replica stops: the run stays under way for the next owner
+        } else {
+          LOG.warn("storage migration of crd/{} for {} failed", target.name(), config, e);
+          end(Phases.FAILED, "failed: " + e.getMessage());
+        }
       } finally {
         done = true;
         progressed.accept(config);
@@ -408,7 +427,19 @@ public final class StorageMigrations implements AutoCloseable {
 
     private boolean stopped() {
       var why = cancelled;
-      if (why != null && !closed) {
+      var pausedBecause = paused;
+      if (why == null && pausedBecause != null && !closed) {
+        // stays under way: the next reconcile records this state, and continues it once resolved
+        synchronized (this) {
+          state.message =
+              "paused after "
+                  + state.handled
+                  + " objects: "
+                  + pausedBecause
+                  + "; it goes on from there once that is resolved";
+        }
+        LOG.info("storage migration of crd/{} for {}: {}", target.name(), config, state.message);
+      } else if (why != null && !closed) {
         end(
             Phases.CANCELLED,
             why
@@ -484,27 +515,25 @@ public final class StorageMigrations implements AutoCloseable {
       }
       var revisions = new ArrayList<String>();
       var outcomes = new ArrayList<String>();
-      boolean wrote = false;
       for (var crd : target.crds()) {
         var pruned = prune(crd);
         if (pruned == null) {
           return; // ended or stopped
         }
         revisions.add(pruned.revision());
-        wrote |= pruned.wrote();
         outcomes.add(
             (target.crds().size() > 1 ? "of crd/" + crd.name() + " " : "") + pruned.outcome());
       }
-      if (wrote) {
-        synchronized (this) {
-          state.prunedCrd = String.join(",", revisions);
-        }
+      synchronized (this) {
+        // also when this replica wrote nothing (another pruned before it stopped): the next view
+        // of these same CRDs may still be from before the prune
+        state.prunedCrd = String.join(",", revisions);
       }
       end(Phases.SUCCEEDED, succeeded(String.join("; ", outcomes)));
     }
 
-    /** What a prune of one CRD did: its revision after it, and whether it wrote. */
-    private record Pruned(String revision, boolean wrote, String outcome) {}
+    /** What a prune of one CRD did: its revision after it, and what it did. */
+    private record Pruned(String revision, String outcome) {}
 
     /**
      * Sets {@code storedVersions} of {@code crd} to its storage version; null once the run ended.
@@ -539,7 +568,7 @@ public final class StorageMigrations implements AutoCloseable {
         var before = fresh.getStatus() == null ? null : fresh.getStatus().getStoredVersions();
         var only = List.of(target.storageVersion());
         if (only.equals(before)) {
-          return new Pruned(revision, false, "already lists only " + target.storageVersion());
+          return new Pruned(revision, "already lists only " + target.storageVersion());
         }
         fresh.getStatus().setStoredVersions(new ArrayList<>(only));
         try {
@@ -547,7 +576,7 @@ public final class StorageMigrations implements AutoCloseable {
             stopped();
             return null;
           }
-          return new Pruned(revision, true, "pruned from " + before + " to " + only);
+          return new Pruned(revision, "pruned from " + before + " to " + only);
         } catch (KubernetesClientException e) {
           if (e.getCode() != 409 || attempt >= 2) {
             end(

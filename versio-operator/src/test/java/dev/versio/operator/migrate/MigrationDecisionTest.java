@@ -57,6 +57,50 @@ class MigrationDecisionTest {
   }
 
   @Test
+  void aRunUnderWayHerePausesWhenTheConfigIsNoLongerAppliedOrACrdLosesTheConversion() {
+    var running = status(Phases.RUNNING, "v2");
+    assertThat(
+            MigrationDecision.decide(
+                automatic(), null, running, MigrationTarget.of(PROMOTED), false, true))
+        .isInstanceOf(MigrationDecision.Pause.class);
+    var notReady =
+        new MigrationTarget(List.of(PROMOTED), "crd/widgets.example.com does not carry it yet");
+    assertThat(MigrationDecision.decide(automatic(), null, running, notReady, true, true))
+        .isEqualTo(new MigrationDecision.Pause("crd/widgets.example.com does not carry it yet"));
+    assertThat(
+            MigrationDecision.decide(
+                automatic(), null, running, MigrationTarget.of(PROMOTED), true, true))
+        .isInstanceOf(MigrationDecision.Keep.class);
+  }
+
+  @Test
+  void anXrdsRunThatPrunedBothCrdsDoesNotStartAgainOnAViewBetweenTheTwoPrunes() {
+    var claims =
+        new StorageTarget(
+            "widgetclaims.example.com",
+            "example.com",
+            "WidgetClaim",
+            "widgetclaims",
+            true,
+            "v2",
+            List.of("v1", "v2"),
+            "uid-2/3");
+    var composite = revision(CLEAN, "uid-1/2");
+    var done = status(Phases.SUCCEEDED, "v2");
+    done.storedVersionsBefore = List.of("v1", "v2");
+    done.prunedCrd = "uid-1/2,uid-2/3";
+    // the composite's CRD already pruned, the claim's not yet: [v2] and [v1, v2], read as [v2, v1]
+    var between = new MigrationTarget(List.of(composite, claims), null);
+    assertThat(between.storedVersions()).containsExactly("v2", "v1");
+    assertThat(MigrationDecision.decide(automatic(), null, done, between, true, false))
+        .isInstanceOf(MigrationDecision.Keep.class);
+    // a claim CRD changed since (another revision) is a new need
+    var changed = new MigrationTarget(List.of(composite, revision(claims, "uid-2/4")), null);
+    assertThat(MigrationDecision.decide(automatic(), null, done, changed, true, false))
+        .isEqualTo(new MigrationDecision.Start(null));
+  }
+
+  @Test
   void nothingStartsOrResumesWhileAGeneratedCrdDoesNotConvertYet() {
     var notReady =
         new MigrationTarget(List.of(PROMOTED), "crd/widgets.example.com does not carry it yet");
