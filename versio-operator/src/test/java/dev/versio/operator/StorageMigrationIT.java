@@ -5,17 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.versio.api.config.CRDConversionConfig;
-import dev.versio.api.config.NameRef;
 import dev.versio.api.config.StorageMigrationSpec;
 import dev.versio.api.config.XRDConversionConfig;
-import dev.versio.api.config.XRDConversionConfigSpec;
-import dev.versio.api.crd.XrdApi;
-import dev.versio.engine.json.EngineJson;
 import dev.versio.operator.status.Conditions;
 import dev.versio.testkit.ControlPlane;
 import dev.versio.testkit.Crds;
 import dev.versio.testkit.KubeApiServerTest;
 import dev.versio.testkit.KubeTestScope;
+import dev.versio.testkit.fleet.Widgets;
 import dev.versio.testkit.stories.CrossplaneStandIn;
 import dev.versio.webhook.WebhookServer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -230,7 +227,7 @@ class StorageMigrationIT {
     var xrdName = "xwidgets." + group;
     var claimsCrd = "widgetclaims." + group;
     // objects written while v1 is the referenceable (storage) version, then v2 promoted
-    applyXrdAndGeneratedCrds(xrdWithReferenceable(group, "v1"));
+    applyXrdAndGeneratedCrds(Widgets.xrd(group, "v1"));
     int composites = 6;
     int claims = 7;
     for (int i = 0; i < composites; i++) {
@@ -244,7 +241,7 @@ class StorageMigrationIT {
     for (int i = 0; i < claims; i++) {
       claimsAtV1.resource(widget(group, "WidgetClaim", "c" + i, 100 + i)).create();
     }
-    applyXrdAndGeneratedCrds(xrdWithReferenceable(group, "v2"));
+    applyXrdAndGeneratedCrds(Widgets.xrd(group, "v2"));
     CrossplaneStandIn.reportEstablished(client, xrdName);
     assertThat(storedVersions(xrdName)).containsExactly("v1", "v2");
     assertThat(storedVersions(claimsCrd)).containsExactly("v1", "v2");
@@ -291,7 +288,7 @@ class StorageMigrationIT {
     assertThat(storedVersions(xrdName)).containsExactly("v2");
     assertThat(storedVersions(claimsCrd)).containsExactly("v2");
     // v1 no longer served by the XRD and stored by neither CRD: the config says it can go
-    var unserved = xrdWithReferenceable(group, "v2");
+    var unserved = Widgets.xrd(group, "v2");
     ((ObjectNode) unserved.path("spec").path("versions").get(0)).put("served", false);
     client
         .resource(Serialization.unmarshal(unserved.toString(), GenericKubernetesResource.class))
@@ -352,40 +349,6 @@ class StorageMigrationIT {
     }
   }
 
-  /**
-   * A cluster-scoped Widget XRD with claims: v1 has {@code spec.size}, v2 {@code spec.replicas};
-   * {@code referenceable} is the version Crossplane stores the generated CRDs at.
-   */
-  private static ObjectNode xrdWithReferenceable(String group, String referenceable) {
-    var xrd = EngineJson.nodes().objectNode();
-    xrd.put("apiVersion", XrdApi.apiVersion(XrdApi.PREFERRED_VERSION))
-        .put("kind", "CompositeResourceDefinition");
-    xrd.putObject("metadata").put("name", "xwidgets." + group);
-    var spec = xrd.putObject("spec").put("group", group).put("scope", "Cluster");
-    spec.putObject("names").put("kind", "XWidget").put("plural", "xwidgets");
-    spec.putObject("claimNames").put("kind", "WidgetClaim").put("plural", "widgetclaims");
-    var versions = spec.putArray("versions");
-    for (var version : List.of("v1", "v2")) {
-      var field = version.equals("v1") ? "size" : "replicas";
-      var v =
-          versions
-              .addObject()
-              .put("name", version)
-              .put("served", true)
-              .put("referenceable", version.equals(referenceable));
-      v.putObject("schema")
-          .putObject("openAPIV3Schema")
-          .put("type", "object")
-          .putObject("properties")
-          .putObject("spec")
-          .put("type", "object")
-          .putObject("properties")
-          .putObject(field)
-          .put("type", "integer");
-    }
-    return xrd;
-  }
-
   private static GenericKubernetesResource widget(
       String group, String kind, String name, int size) {
     return new GenericKubernetesResourceBuilder()
@@ -420,16 +383,12 @@ class StorageMigrationIT {
 
   /** The rename of {@link #config} for the XRD {@code xrd}, migrating by itself. */
   private static XRDConversionConfig xrdConfig(String name, String xrd) {
-    var crdConfig = config(name, xrd, "Automatic", 1000, 5);
-    var config = new XRDConversionConfig();
-    config.setMetadata(crdConfig.getMetadata());
-    var spec = new XRDConversionConfigSpec();
-    spec.targetXRD = new NameRef(xrd);
-    spec.hubVersion = crdConfig.getSpec().hubVersion;
-    spec.spokes = crdConfig.getSpec().spokes;
-    spec.webhookServerRef = crdConfig.getSpec().webhookServerRef;
-    spec.storageMigration = crdConfig.getSpec().storageMigration;
-    config.setSpec(spec);
+    var config = Widgets.xrdRenameConfig(name, xrd, SERVER);
+    var migration = new StorageMigrationSpec();
+    migration.policy = "Automatic";
+    migration.rate = 1000;
+    migration.pageSize = 5;
+    config.getSpec().storageMigration = migration;
     return config;
   }
 

@@ -14,6 +14,7 @@ import dev.versio.cli.offline.Output;
 import dev.versio.cli.offline.OutputFormat;
 import dev.versio.engine.json.EngineJson;
 import dev.versio.operator.lifecycle.VersionLifecycle;
+import dev.versio.operator.migrate.GeneratedCrds;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
@@ -88,13 +89,18 @@ public final class StatusCommand implements Callable<Integer> {
       boolean front,
       String serving,
       VersionLifecycle lifecycle,
-      StorageMigrationStatus migration) {
+      StorageMigrationStatus migration,
+      List<String> storageCrds) {
     /** The assigned server is not (yet) the one that serves the target. */
     boolean moving() {
       return assigned != null && serving != null && !assigned.equals(serving);
     }
 
-    Row withLifecycle(VersionLifecycle versions) {
+    /**
+     * @param crds the CRDs that hold the target's objects: a CRD target itself, an XRD's generated
+     *     CRDs
+     */
+    Row withLifecycle(VersionLifecycle versions, List<String> crds) {
       return new Row(
           target,
           config,
@@ -108,7 +114,8 @@ public final class StatusCommand implements Callable<Integer> {
           front,
           serving,
           versions,
-          migration);
+          migration,
+          crds);
     }
   }
 
@@ -192,7 +199,8 @@ public final class StatusCommand implements Callable<Integer> {
         c.getSpec().spokes.forEach(spoke -> converted.add(spoke.version));
         row =
             row.withLifecycle(
-                VersionLifecycle.of(definition, converted, replicas.use().get(target), now));
+                VersionLifecycle.of(definition, converted, replicas.use().get(target), now),
+                List.of(target));
       }
       rows.add(row);
     }
@@ -211,14 +219,39 @@ public final class StatusCommand implements Callable<Integer> {
             definition = null; // Crossplane's API is not installed
           }
         }
-        rows.add(
+        var row =
             row(
                 "xrd/" + c.getMetadata().getName(),
                 target,
                 c.getStatus(),
                 definition,
                 servers,
-                served));
+                served);
+        if (definition != null && c.getSpec() != null) {
+          // an XRD's versions, with the storedVersions of the CRDs Crossplane generated from it
+          var xrd = SERIALIZATION.convertValue(definition, JsonNode.class);
+          java.util.function.Function<String, java.util.Optional<JsonNode>> generated =
+              name ->
+                  java.util.Optional.ofNullable(
+                          client
+                              .apiextensions()
+                              .v1()
+                              .customResourceDefinitions()
+                              .withName(name)
+                              .get())
+                      .map(crd -> SERIALIZATION.convertValue(crd, JsonNode.class));
+          var view = GeneratedCrds.versionsView(xrd, generated);
+          if (view.isPresent()) {
+            var converted = new java.util.HashSet<String>();
+            converted.add(c.getSpec().hubVersion);
+            c.getSpec().spokes.forEach(spoke -> converted.add(spoke.version));
+            row =
+                row.withLifecycle(
+                    VersionLifecycle.of(view.get(), converted, replicas.use().get(target), now),
+                    GeneratedCrds.names(xrd));
+          }
+        }
+        rows.add(row);
       }
     } catch (KubernetesClientException e) {
       // no XRDConversionConfig CRD: nothing more to show
@@ -288,7 +321,8 @@ public final class StatusCommand implements Callable<Integer> {
         front,
         serving,
         null,
-        status == null ? null : status.storageMigration);
+        status == null ? null : status.storageMigration,
+        target == null ? List.of() : List.of(target));
   }
 
   private static final io.fabric8.kubernetes.client.utils.KubernetesSerialization SERIALIZATION =
@@ -420,7 +454,7 @@ public final class StatusCommand implements Callable<Integer> {
                 step -> {
                   next.put("step", stepName(step));
                   next.put("version", step.version());
-                  next.put("message", step.describe(r.target()));
+                  next.put("message", step.describe(r.storageCrds()));
                 });
       }
       var migration = r.migration();
@@ -479,7 +513,7 @@ public final class StatusCommand implements Callable<Integer> {
       if (r.lifecycle() != null && r.lifecycle().next().isPresent()) {
         Output.wrap(
             out,
-            "    next version step: " + r.lifecycle().next().get().describe(r.target()),
+            "    next version step: " + r.lifecycle().next().get().describe(r.storageCrds()),
             "      ");
       }
       if (r.migration() != null) {

@@ -12,9 +12,13 @@ import dev.versio.testkit.Crds;
 import dev.versio.testkit.KubeApiServerTest;
 import dev.versio.testkit.KubeTestScope;
 import dev.versio.testkit.fleet.Widgets;
+import dev.versio.testkit.stories.CrossplaneStandIn;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.ZoneOffset;
@@ -156,5 +160,56 @@ class StatusCommandIT {
     assertThat(out.toString()).contains("moving: " + from + " -> " + to + " (Waiting)");
     assertThat(out.toString()).contains("next version step: v1 is deprecated");
     assertThat(out.toString().lines().filter(l -> l.length() > 100)).isEmpty();
+  }
+
+  @Test
+  void anXrdTargetShowsItsVersionsWithWhatItsGeneratedCrdsStoreAndTheStepToReStoreBoth(
+      KubernetesClient client, ControlPlane controlPlane, KubeTestScope scope) throws Exception {
+    Crds.applyVersioCrds(client);
+    CrossplaneStandIn.installXrdApi(client);
+    var group = scope.apiGroup();
+    var xrdName = "xwidgets." + group;
+    // the CRDs Crossplane generated while v1 was referenceable, then from the XRD promoting v2
+    for (var referenceable : List.of("v1", "v2")) {
+      var xrd = Widgets.xrd(group, referenceable);
+      client
+          .resource(Serialization.unmarshal(xrd.toString(), GenericKubernetesResource.class))
+          .serverSideApply();
+      for (var crd :
+          List.of(CrossplaneStandIn.generatedCrd(xrd), CrossplaneStandIn.generatedClaimCrd(xrd))) {
+        Crds.apply(client, Serialization.unmarshal(crd.toString(), CustomResourceDefinition.class));
+      }
+    }
+    var config = scope.name("xrd");
+    client.resource(Widgets.xrdRenameConfig(config, xrdName, null)).create();
+
+    assertThat(run("status", "--kubeconfig", controlPlane.kubeconfig().toString(), "-o", "json"))
+        .as("%s", err)
+        .isZero();
+    var row =
+        new ObjectMapper()
+            .readTree(out.toString())
+            .path("targets")
+            .valueStream()
+            .filter(t -> t.path("target").asText().equals(xrdName))
+            .findFirst()
+            .orElseThrow();
+
+    assertThat(row.path("config").asText()).isEqualTo("xrd/" + config);
+    assertThat(
+            row.path("versions")
+                .valueStream()
+                .map(
+                    v ->
+                        v.path("name").asText()
+                            + ":"
+                            + v.path("storage").asBoolean()
+                            + ":"
+                            + v.path("stored").asBoolean()))
+        .as("v2 referenceable, v1 still stored by the generated CRDs")
+        .containsExactly("v1:false:true", "v2:true:true");
+    assertThat(row.path("nextStep").path("step").asText()).isEqualTo("Restore");
+    assertThat(row.path("nextStep").path("message").asText())
+        .contains("--crd-name " + xrdName + " and --crd-name widgetclaims." + group);
   }
 }

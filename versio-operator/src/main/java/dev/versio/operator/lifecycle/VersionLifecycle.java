@@ -45,18 +45,27 @@ public record VersionLifecycle(
   public sealed interface Step {
     String version();
 
-    String describe(String crd);
+    /**
+     * What to do, for the CRDs that hold the target's objects (a CRD target: itself; an XRD: the
+     * CRDs Crossplane generated from it).
+     */
+    String describe(List<String> crds);
+
+    /** {@link #describe(List)} for a CRD target. */
+    default String describe(String crd) {
+      return describe(List.of(crd));
+    }
 
     /** Objects may still be stored at {@code others}: re-store them at the storage version. */
     record Restore(String version, List<String> others) implements Step {
       @Override
-      public String describe(String crd) {
+      public String describe(List<String> crds) {
         return "re-store every object at "
             + version
             + " (status.storedVersions still lists "
             + String.join(", ", others)
             + "): versio migrate-storage --crd-name "
-            + crd
+            + String.join(" and --crd-name ", crds)
             + ", or let the operator do it (annotate the config versio.dev/migrate-storage=<a new"
             + " value>); either prunes status.storedVersions once every object is handled; until"
             + " then "
@@ -69,7 +78,7 @@ public record VersionLifecycle(
     /** Neither served nor stored: nothing reads or holds it any more. */
     record Remove(String version, boolean converted) implements Step {
       @Override
-      public String describe(String crd) {
+      public String describe(List<String> crds) {
         return version
             + " is neither served nor stored: remove it from spec.versions"
             + (converted ? ", then its spoke from the config" : "");
@@ -82,7 +91,7 @@ public record VersionLifecycle(
      */
     record StopServing(String version, VersionUse use, Instant now) implements Step {
       @Override
-      public String describe(String crd) {
+      public String describe(List<String> crds) {
         var head = version + " is deprecated and no object is stored at it: ";
         if (use == null) {
           return head

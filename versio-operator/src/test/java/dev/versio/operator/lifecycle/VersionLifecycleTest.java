@@ -35,6 +35,15 @@ class VersionLifecycleTest {
         .contains("versio migrate-storage --crd-name caches.example.com")
         .contains("versio.dev/migrate-storage=")
         .contains("v1 must keep its spoke");
+    assertThat(
+            lifecycle
+                .next()
+                .orElseThrow()
+                .describe(java.util.List.of("xcaches.example.com", "caches.example.com")))
+        .as("an XRD's objects live in the two CRDs Crossplane generates from it")
+        .contains(
+            "versio migrate-storage --crd-name xcaches.example.com and --crd-name"
+                + " caches.example.com");
     assertThat(lifecycle.versions())
         .extracting(VersionLifecycle.Version::stored)
         .containsExactly(true, true);

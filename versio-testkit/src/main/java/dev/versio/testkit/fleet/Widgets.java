@@ -1,9 +1,13 @@
 package dev.versio.testkit.fleet;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.versio.api.config.CRDConversionConfig;
 import dev.versio.api.config.CRDConversionConfigSpec;
 import dev.versio.api.config.NameRef;
 import dev.versio.api.config.SpokeSpec;
+import dev.versio.api.config.XRDConversionConfig;
+import dev.versio.api.config.XRDConversionConfigSpec;
+import dev.versio.api.crd.XrdApi;
 import dev.versio.api.server.ConversionWebhookServer;
 import dev.versio.api.server.ConversionWebhookServerSpec;
 import dev.versio.engine.json.EngineJson;
@@ -81,6 +85,55 @@ public final class Widgets {
     spoke.rules = List.of(rule);
     spec.spokes = List.of(spoke);
     spec.webhookServerRef = server == null ? null : new NameRef(server);
+    config.setSpec(spec);
+    return config;
+  }
+
+  /**
+   * A cluster-scoped Widget XRD {@code xwidgets.<group>} with claims ({@code widgetclaims}), as
+   * Crossplane's API stores it: v1 has {@code spec.size}, v2 {@code spec.replicas}; {@code
+   * referenceable} is the version Crossplane stores its generated CRDs at.
+   */
+  public static ObjectNode xrd(String group, String referenceable) {
+    var xrd = EngineJson.nodes().objectNode();
+    xrd.put("apiVersion", XrdApi.apiVersion(XrdApi.PREFERRED_VERSION))
+        .put("kind", "CompositeResourceDefinition");
+    xrd.putObject("metadata").put("name", "xwidgets." + group);
+    var spec = xrd.putObject("spec").put("group", group).put("scope", "Cluster");
+    spec.putObject("names").put("kind", "XWidget").put("plural", "xwidgets");
+    spec.putObject("claimNames").put("kind", "WidgetClaim").put("plural", "widgetclaims");
+    var versions = spec.putArray("versions");
+    for (var version : List.of("v1", "v2")) {
+      var field = version.equals("v1") ? "size" : "replicas";
+      var v =
+          versions
+              .addObject()
+              .put("name", version)
+              .put("served", true)
+              .put("referenceable", version.equals(referenceable));
+      v.putObject("schema")
+          .putObject("openAPIV3Schema")
+          .put("type", "object")
+          .putObject("properties")
+          .putObject("spec")
+          .put("type", "object")
+          .putObject("properties")
+          .putObject(field)
+          .put("type", "integer");
+    }
+    return xrd;
+  }
+
+  /** {@link #renameConfig} for the XRD {@code xrd}. */
+  public static XRDConversionConfig xrdRenameConfig(String name, String xrd, String server) {
+    var crdConfig = renameConfig(name, xrd, server);
+    var config = new XRDConversionConfig();
+    config.setMetadata(crdConfig.getMetadata());
+    var spec = new XRDConversionConfigSpec();
+    spec.targetXRD = new NameRef(xrd);
+    spec.hubVersion = crdConfig.getSpec().hubVersion;
+    spec.spokes = crdConfig.getSpec().spokes;
+    spec.webhookServerRef = crdConfig.getSpec().webhookServerRef;
     config.setSpec(spec);
     return config;
   }
