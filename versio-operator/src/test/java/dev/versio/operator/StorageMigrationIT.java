@@ -226,25 +226,9 @@ class StorageMigrationIT {
     var group = scope.apiGroup();
     var xrdName = "xwidgets." + group;
     var claimsCrd = "widgetclaims." + group;
-    // objects written while v1 is the referenceable (storage) version, then v2 promoted
-    applyXrdAndGeneratedCrds(Widgets.xrd(group, "v1"));
     int composites = 6;
     int claims = 7;
-    for (int i = 0; i < composites; i++) {
-      client
-          .genericKubernetesResources(xwidgets(group, "v1"))
-          .resource(widget(group, "XWidget", "x" + i, i))
-          .create();
-    }
-    var claimsAtV1 =
-        client.genericKubernetesResources(widgetClaims(group, "v1")).inNamespace(scope.namespace());
-    for (int i = 0; i < claims; i++) {
-      claimsAtV1.resource(widget(group, "WidgetClaim", "c" + i, 100 + i)).create();
-    }
-    applyXrdAndGeneratedCrds(Widgets.xrd(group, "v2"));
-    CrossplaneStandIn.reportEstablished(client, xrdName);
-    assertThat(storedVersions(xrdName)).containsExactly("v1", "v2");
-    assertThat(storedVersions(claimsCrd)).containsExactly("v1", "v2");
+    promotedXwidgets(scope, composites, claims);
 
     operator = OperatorFixture.start(client, OperatorFixture.options(), Clock.systemUTC());
     var name = scope.name("xrd");
@@ -336,6 +320,88 @@ class StorageMigrationIT {
       assertThat(claimsAtV2.withName("c" + i).get().getAdditionalProperties().get("spec"))
           .isEqualTo(Map.of("replicas", 100 + i));
     }
+  }
+
+  @Test
+  void anXrdRunStoppedWhileReStoringTheClaimsContinuesWithTheClaimsNotFromTheComposites(
+      KubeTestScope scope) throws Exception {
+    var group = scope.apiGroup();
+    var xrdName = "xwidgets." + group;
+    var claimsCrd = "widgetclaims." + group;
+    int composites = 5;
+    int claims = 25; // 5 pages of claims at 1 s each: the stop lands well before the last
+    promotedXwidgets(scope, composites, claims);
+    operator = OperatorFixture.start(client, OperatorFixture.options(), Clock.systemUTC());
+    var name = scope.name("xrd-resume");
+    var config = xrdConfig(name, xrdName);
+    config.getSpec().storageMigration.rate = 5; // 5 writes/s, progress every 5: about 6 s in all
+    client.resource(config).create();
+    awaitConfig(client, XRDConversionConfig.class, name, s -> "Applied".equals(s.phase));
+    CrossplaneStandIn.propagateConversion(client, xrdName);
+    CrossplaneStandIn.propagateConversion(client, xrdName, claimsCrd);
+    // stopped once the composites and a page of claims are recorded
+    awaitConfig(
+        client,
+        XRDConversionConfig.class,
+        name,
+        s ->
+            s.storageMigration != null
+                && claimsCrd.equals(s.storageMigration.crd)
+                && s.storageMigration.continueToken != null
+                && s.storageMigration.handled >= composites + 5);
+    operator.close();
+    operator = null;
+    var atStop =
+        client
+            .resources(XRDConversionConfig.class)
+            .withName(name)
+            .get()
+            .getStatus()
+            .storageMigration;
+    assertThat(atStop.phase).isEqualTo("Running");
+    assertThat(atStop.handled).isLessThan(composites + claims);
+
+    operator = OperatorFixture.start(client, OperatorFixture.options(), Clock.systemUTC());
+    var done =
+        awaitConfig(
+                client,
+                XRDConversionConfig.class,
+                name,
+                s -> phaseOf(s.storageMigration).equals("Succeeded"))
+            .getStatus()
+            .storageMigration;
+
+    assertThat(done.resumed).as("continued once, by the new operator").isEqualTo(1);
+    assertThat(done.handled)
+        .as("every object counted once: the composites were not listed again")
+        .isEqualTo(composites + claims);
+    assertThat(storedVersions(xrdName)).containsExactly("v2");
+    assertThat(storedVersions(claimsCrd)).containsExactly("v2");
+  }
+
+  /**
+   * The Widget XRD with claims, {@code composites} composites and {@code claims} claims written
+   * while v1 was its referenceable (storage) version, then v2 promoted: both generated CRDs list v1
+   * and v2 in {@code storedVersions}, and the XRD is Established.
+   */
+  private void promotedXwidgets(KubeTestScope scope, int composites, int claims) {
+    var group = scope.apiGroup();
+    applyXrdAndGeneratedCrds(Widgets.xrd(group, "v1"));
+    for (int i = 0; i < composites; i++) {
+      client
+          .genericKubernetesResources(xwidgets(group, "v1"))
+          .resource(widget(group, "XWidget", "x" + i, i))
+          .create();
+    }
+    var claimsAtV1 =
+        client.genericKubernetesResources(widgetClaims(group, "v1")).inNamespace(scope.namespace());
+    for (int i = 0; i < claims; i++) {
+      claimsAtV1.resource(widget(group, "WidgetClaim", "c" + i, 100 + i)).create();
+    }
+    applyXrdAndGeneratedCrds(Widgets.xrd(group, "v2"));
+    CrossplaneStandIn.reportEstablished(client, "xwidgets." + group);
+    assertThat(storedVersions("xwidgets." + group)).containsExactly("v1", "v2");
+    assertThat(storedVersions("widgetclaims." + group)).containsExactly("v1", "v2");
   }
 
   /** The XRD, and the composite's and the claim's CRDs Crossplane generates from it. */
