@@ -195,14 +195,7 @@ public final class VersioOperator implements AutoCloseable {
       triggers.lookUpIn(cache::crdConfig);
       new ConfigWatches<>(ConfigKind.CRD, cache, triggers, metrics, options).register();
       viewChanged.add(servedGate.onViewChanged(ConfigKind.CRD.kind(), triggers::now));
-      var migrations =
-          new StorageMigrations(
-              client,
-              clock,
-              name -> triggers.now(List.of(name)),
-              metrics::storageMigrationObjects,
-              migrationLane);
-      closeables.add(migrations);
+      var migrations = storageMigrations(client, clock, triggers, migrationLane);
       var reconciler =
           new CRDConfigReconciler(
               cache,
@@ -235,14 +228,7 @@ public final class VersioOperator implements AutoCloseable {
       triggers.lookUpIn(cache::xrdConfig);
       new ConfigWatches<>(ConfigKind.XRD, cache, triggers, metrics, options).register();
       viewChanged.add(servedGate.onViewChanged(ConfigKind.XRD.kind(), triggers::now));
-      var migrations =
-          new StorageMigrations(
-              client,
-              clock,
-              name -> triggers.now(List.of(name)),
-              metrics::storageMigrationObjects,
-              migrationLane);
-      closeables.add(migrations);
+      var migrations = storageMigrations(client, clock, triggers, migrationLane);
       var reconciler =
           new XRDConfigReconciler(
               cache,
@@ -390,6 +376,26 @@ public final class VersioOperator implements AutoCloseable {
         apis.pdb(),
         apis.certManager() ? "installed" : "not installed");
     return apis;
+  }
+
+  /**
+   * The storage migrations of one config kind: a run asks {@code triggers} for a reconcile of its
+   * config after each page; both kinds share {@code lane} (one run at a time per replica).
+   */
+  private StorageMigrations storageMigrations(
+      KubernetesClient client,
+      Clock clock,
+      ConfigTriggers<?> triggers,
+      java.util.concurrent.ExecutorService lane) {
+    var migrations =
+        new StorageMigrations(
+            client,
+            clock,
+            name -> triggers.now(List.of(name)),
+            metrics::storageMigrationObjects,
+            lane);
+    closeables.add(migrations);
+    return migrations;
   }
 
   private List<String> serverNames() {

@@ -17,7 +17,6 @@ import dev.versio.testkit.stories.CrossplaneStandIn;
 import dev.versio.webhook.WebhookServer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -386,7 +385,7 @@ class StorageMigrationIT {
    */
   private void promotedXwidgets(KubeTestScope scope, int composites, int claims) {
     var group = scope.apiGroup();
-    applyXrdAndGeneratedCrds(Widgets.xrd(group, "v1"));
+    CrossplaneStandIn.applyWithGeneratedCrds(client, Widgets.xrd(group, "v1"));
     for (int i = 0; i < composites; i++) {
       client
           .genericKubernetesResources(xwidgets(group, "v1"))
@@ -398,21 +397,10 @@ class StorageMigrationIT {
     for (int i = 0; i < claims; i++) {
       claimsAtV1.resource(widget(group, "WidgetClaim", "c" + i, 100 + i)).create();
     }
-    applyXrdAndGeneratedCrds(Widgets.xrd(group, "v2"));
+    CrossplaneStandIn.applyWithGeneratedCrds(client, Widgets.xrd(group, "v2"));
     CrossplaneStandIn.reportEstablished(client, "xwidgets." + group);
     assertThat(storedVersions("xwidgets." + group)).containsExactly("v1", "v2");
     assertThat(storedVersions("widgetclaims." + group)).containsExactly("v1", "v2");
-  }
-
-  /** The XRD, and the composite's and the claim's CRDs Crossplane generates from it. */
-  private void applyXrdAndGeneratedCrds(ObjectNode xrd) {
-    client
-        .resource(Serialization.unmarshal(xrd.toString(), GenericKubernetesResource.class))
-        .serverSideApply();
-    for (var crd :
-        List.of(CrossplaneStandIn.generatedCrd(xrd), CrossplaneStandIn.generatedClaimCrd(xrd))) {
-      Crds.apply(client, Serialization.unmarshal(crd.toString(), CustomResourceDefinition.class));
-    }
   }
 
   private static GenericKubernetesResource widget(

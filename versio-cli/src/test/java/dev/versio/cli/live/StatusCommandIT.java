@@ -14,11 +14,8 @@ import dev.versio.testkit.KubeTestScope;
 import dev.versio.testkit.fleet.Widgets;
 import dev.versio.testkit.stories.CrossplaneStandIn;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.ZoneOffset;
@@ -171,14 +168,7 @@ class StatusCommandIT {
     var xrdName = "xwidgets." + group;
     // the CRDs Crossplane generated while v1 was referenceable, then from the XRD promoting v2
     for (var referenceable : List.of("v1", "v2")) {
-      var xrd = Widgets.xrd(group, referenceable);
-      client
-          .resource(Serialization.unmarshal(xrd.toString(), GenericKubernetesResource.class))
-          .serverSideApply();
-      for (var crd :
-          List.of(CrossplaneStandIn.generatedCrd(xrd), CrossplaneStandIn.generatedClaimCrd(xrd))) {
-        Crds.apply(client, Serialization.unmarshal(crd.toString(), CustomResourceDefinition.class));
-      }
+      CrossplaneStandIn.applyWithGeneratedCrds(client, Widgets.xrd(group, referenceable));
     }
     var config = scope.name("xrd");
     client.resource(Widgets.xrdRenameConfig(config, xrdName, null)).create();

@@ -9,26 +9,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class MigrationConditionTest {
-  private static final StorageTarget PROMOTED =
-      new StorageTarget(
-          "widgets.example.com",
-          "example.com",
-          "Widget",
-          "widgets",
-          true,
-          "v2",
-          List.of("v1", "v2"),
-          "uid-1/2");
-  private static final StorageTarget CLEAN =
-      new StorageTarget(
-          "widgets.example.com",
-          "example.com",
-          "Widget",
-          "widgets",
-          true,
-          "v2",
-          List.of("v2"),
-          "uid-1/2");
+  private static final StorageTarget PROMOTED = Targets.widgets("v1", "v2");
+  private static final StorageTarget CLEAN = Targets.widgets("v2");
 
   @Test
   void aTargetThatOnlyEverStoredItsStorageVersionHasNoCondition() {
@@ -80,16 +62,7 @@ class MigrationConditionTest {
 
   @Test
   void anXrdWhoseGeneratedCrdLacksTheConversionSaysWhyNoMigrationStarts() {
-    var claims =
-        new StorageTarget(
-            "widgetclaims.example.com",
-            "example.com",
-            "WidgetClaim",
-            "widgetclaims",
-            true,
-            "v2",
-            List.of("v1", "v2"),
-            "uid-2/3");
+    var claims = Targets.claims("v1", "v2");
     var target =
         new MigrationTarget(
             List.of(PROMOTED, claims), "crd/widgetclaims.example.com does not carry it yet");
@@ -109,16 +82,7 @@ class MigrationConditionTest {
 
   @Test
   void anXrdWhoseGeneratedCrdsBothListOnlyTheStorageVersionNamesThemBoth() {
-    var claims =
-        new StorageTarget(
-            "widgetclaims.example.com",
-            "example.com",
-            "WidgetClaim",
-            "widgetclaims",
-            true,
-            "v2",
-            List.of("v2"),
-            "uid-2/3");
+    var claims = Targets.claims("v2");
     var done = new StorageMigrationStatus();
     done.phase = Phases.SUCCEEDED;
     done.message = "30 objects re-stored at v2";

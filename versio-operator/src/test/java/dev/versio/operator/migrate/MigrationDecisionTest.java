@@ -9,26 +9,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class MigrationDecisionTest {
-  private static final StorageTarget PROMOTED =
-      new StorageTarget(
-          "widgets.example.com",
-          "example.com",
-          "Widget",
-          "widgets",
-          true,
-          "v2",
-          List.of("v1", "v2"),
-          "uid-1/2");
-  private static final StorageTarget CLEAN =
-      new StorageTarget(
-          "widgets.example.com",
-          "example.com",
-          "Widget",
-          "widgets",
-          true,
-          "v2",
-          List.of("v2"),
-          "uid-1/2");
+  private static final StorageTarget PROMOTED = Targets.widgets("v1", "v2");
+  private static final StorageTarget CLEAN = Targets.widgets("v2");
 
   @Test
   void aManualConfigStartsNothingUntilItsAnnotationAsks() {
@@ -75,16 +57,7 @@ class MigrationDecisionTest {
 
   @Test
   void anXrdsRunThatPrunedBothCrdsDoesNotStartAgainOnAViewBetweenTheTwoPrunes() {
-    var claims =
-        new StorageTarget(
-            "widgetclaims.example.com",
-            "example.com",
-            "WidgetClaim",
-            "widgetclaims",
-            true,
-            "v2",
-            List.of("v1", "v2"),
-            "uid-2/3");
+    var claims = Targets.claims("v1", "v2");
     var composite = revision(CLEAN, "uid-1/2");
     var done = status(Phases.SUCCEEDED, "v2");
     done.storedVersionsBefore = List.of("v1", "v2");

@@ -153,6 +153,23 @@ public final class CrossplaneStandIn {
   }
 
   /**
+   * Applies {@code xrd} (server-side), then, as Crossplane does, the CRDs it generates from it: the
+   * composite's and, when it declares {@code claimNames}, the claim's; waits until both are served.
+   */
+  public static void applyWithGeneratedCrds(KubernetesClient client, ObjectNode xrd) {
+    client
+        .resource(Serialization.unmarshal(xrd.toString(), GenericKubernetesResource.class))
+        .serverSideApply();
+    var crds = new ArrayList<ObjectNode>(List.of(generatedCrd(xrd)));
+    if (xrd.path("spec").path("claimNames").has("plural")) {
+      crds.add(generatedClaimCrd(xrd));
+    }
+    for (var crd : crds) {
+      Crds.apply(client, Serialization.unmarshal(crd.toString(), CustomResourceDefinition.class));
+    }
+  }
+
+  /**
    * The claim CRD Crossplane generates from {@code xrd} when it declares {@code claimNames}: the
    * same versions, schemas, storage version and conversion as {@link #generatedCrd}, namespaced,
    * named {@code <claimNames.plural>.<group>}.
