@@ -230,16 +230,9 @@ public final class StatusCommand implements Callable<Integer> {
         if (definition != null && c.getSpec() != null) {
           // an XRD's versions, with the storedVersions of the CRDs Crossplane generated from it
           var xrd = SERIALIZATION.convertValue(definition, JsonNode.class);
+          var read = new java.util.HashMap<String, java.util.Optional<JsonNode>>();
           java.util.function.Function<String, java.util.Optional<JsonNode>> generated =
-              name ->
-                  java.util.Optional.ofNullable(
-                          client
-                              .apiextensions()
-                              .v1()
-                              .customResourceDefinitions()
-                              .withName(name)
-                              .get())
-                      .map(crd -> SERIALIZATION.convertValue(crd, JsonNode.class));
+              name -> read.computeIfAbsent(name, n -> generatedCrd(client, n));
           var view = GeneratedCrds.versionsView(xrd, generated);
           if (view.isPresent()) {
             var converted = new java.util.HashSet<String>();
@@ -258,6 +251,20 @@ public final class StatusCommand implements Callable<Integer> {
     }
     rows.sort(java.util.Comparator.comparing(r -> r.target() == null ? "" : r.target()));
     return rows;
+  }
+
+  /**
+   * A CRD Crossplane generated from an XRD, as JSON; empty when it is not there or cannot be read
+   * (the row then shows no versions rather than every XRD row going missing).
+   */
+  private static java.util.Optional<JsonNode> generatedCrd(KubernetesClient client, String name) {
+    try {
+      return java.util.Optional.ofNullable(
+              client.apiextensions().v1().customResourceDefinitions().withName(name).get())
+          .map(crd -> SERIALIZATION.convertValue(crd, JsonNode.class));
+    } catch (KubernetesClientException e) {
+      return java.util.Optional.empty();
+    }
   }
 
   private static Row row(

@@ -200,6 +200,10 @@ class StatusCommandIT {
         .containsExactly("v1:false:true", "v2:true:true");
     assertThat(row.path("nextStep").path("step").asText()).isEqualTo("Restore");
     assertThat(row.path("nextStep").path("message").asText())
-        .contains("--crd-name " + xrdName + " and --crd-name widgetclaims." + group);
+        .contains(
+            "versio migrate-storage --crd-name "
+                + xrdName
+                + " and versio migrate-storage --crd-name widgetclaims."
+                + group);
   }
 }

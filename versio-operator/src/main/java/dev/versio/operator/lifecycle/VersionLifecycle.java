@@ -65,7 +65,7 @@ public record VersionLifecycle(
             + " (status.storedVersions still lists "
             + String.join(", ", others)
             + "): versio migrate-storage --crd-name "
-            + String.join(" and --crd-name ", crds)
+            + String.join(" and versio migrate-storage --crd-name ", crds)
             + ", or let the operator do it (annotate the config versio.dev/migrate-storage=<a new"
             + " value>); either prunes status.storedVersions once every object is handled; until"
             + " then "

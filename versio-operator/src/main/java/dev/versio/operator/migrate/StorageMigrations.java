@@ -103,7 +103,7 @@ public final class StorageMigrations implements AutoCloseable {
       if (previous == null || sameRun(previous, latest)) {
         // it ended here: its end is the latest word until the status records it
         known = latest;
-        if (previous != null && latest.phase.equals(previous.phase)) {
+        if (recorded(previous, latest)) {
           jobs.remove(name, job); // recorded: from now on the status is the record
         }
       } else {
@@ -163,7 +163,12 @@ public final class StorageMigrations implements AutoCloseable {
         job.pause(pause.why());
         yield job.snapshot();
       }
-      case MigrationDecision.Keep keep -> known;
+      case MigrationDecision.Keep keep -> {
+        if (runningHere) {
+          job.goOn(); // ready again before it noticed a pause: it goes on
+        }
+        yield known;
+      }
     };
   }
 
@@ -216,6 +221,20 @@ public final class StorageMigrations implements AutoCloseable {
     return job.snapshot();
   }
 
+  /**
+   * Whether the status records a run's last state: its phase, and for one still under way (stopped
+   * here, e.g. paused) also where it stopped and why.
+   */
+  private static boolean recorded(StorageMigrationStatus status, StorageMigrationStatus latest) {
+    return status != null
+        && latest.phase.equals(status.phase)
+        && (!MigrationDecision.UNDER_WAY.contains(latest.phase)
+            || java.util.Objects.equals(latest.continueToken, status.continueToken)
+                && java.util.Objects.equals(latest.handled, status.handled)
+                && java.util.Objects.equals(latest.crd, status.crd)
+                && java.util.Objects.equals(latest.message, status.message));
+  }
+
   /** The same run as continued by the same replica: a run another replica went on with differs. */
   private static boolean sameRun(StorageMigrationStatus a, StorageMigrationStatus b) {
     return a.startedAt != null
@@ -234,11 +253,11 @@ public final class StorageMigrations implements AutoCloseable {
     return status == null ? new StorageMigrationStatus() : SERIALIZATION.clone(status);
   }
 
-  @Override
   /**
    * Stops every run here at its next write (each stays under way for the next owner); the lane is
    * its creator's to shut down ({@link #shutDown}), after every migrations sharing it is closed.
    */
+  @Override
   public void close() {
     closed = true;
   }
@@ -290,6 +309,10 @@ public final class StorageMigrations implements AutoCloseable {
 
     void pause(String why) {
       paused = why;
+    }
+
+    void goOn() {
+      paused = null;
     }
 
     boolean done() {
@@ -375,6 +398,9 @@ public final class StorageMigrations implements AutoCloseable {
         try {
           page = rewriter.page(token, pageSize, pacer, false, this::guarded);
         } catch (KubernetesClientException e) {
+          if (closed) {
+            return stopped(); // the replica stops: the run stays under way for the next owner
+          }
           var fresh = ObjectRewriter.freshToken(e);
           if (e.getCode() == 410
               && token != null
@@ -578,6 +604,10 @@ public final class StorageMigrations implements AutoCloseable {
           }
           return new Pruned(revision, "pruned from " + before + " to " + only);
         } catch (KubernetesClientException e) {
+          if (closed) {
+            stopped();
+            return null;
+          }
           if (e.getCode() != 409 || attempt >= 2) {
             end(
                 Phases.FAILED,

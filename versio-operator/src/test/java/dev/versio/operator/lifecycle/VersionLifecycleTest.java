@@ -42,8 +42,8 @@ class VersionLifecycleTest {
                 .describe(java.util.List.of("xcaches.example.com", "caches.example.com")))
         .as("an XRD's objects live in the two CRDs Crossplane generates from it")
         .contains(
-            "versio migrate-storage --crd-name xcaches.example.com and --crd-name"
-                + " caches.example.com");
+            "versio migrate-storage --crd-name xcaches.example.com and versio migrate-storage"
+                + " --crd-name caches.example.com");
     assertThat(lifecycle.versions())
         .extracting(VersionLifecycle.Version::stored)
         .containsExactly(true, true);
