@@ -26,13 +26,7 @@ if [ -z "$out" ]; then
   out="docs/bench/operator-scale-n$n-$mode-$(date +%Y%m%d-%H%M%S).txt"
   set -- "$@" --out "$out"
 fi
-log=versio-bench/target/bench-operator-build.log
-mkdir -p versio-bench/target
-echo "building the harness..." >&2
-# package within one reactor (no install): the classpath points at the modules' own target/ jars
-mvn -B -Dstyle.color=never -q -DskipTests -Dspotless.check.skip=true -pl versio-bench -am package \
-  dependency:build-classpath -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime \
-  >"$log" 2>&1 || { tail -n 30 "$log" >&2; exit 2; }
+. hack/lib/bench-harness.sh bench-operator-build.log
 . hack/lib/classpath-snapshot.sh
 "$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED \
   -Xmx2g -Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener -Dbench.commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \

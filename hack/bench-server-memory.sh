@@ -31,14 +31,9 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -n "$out" ] || out="docs/bench/server-memory-$(date +%Y%m%d-%H%M%S).txt"
-log=versio-bench/target/server-memory-build.log
-mkdir -p versio-bench/target "$(dirname "$out")"
-echo "building the harness..." >&2
-# package within one reactor (no install): the classpaths point at the modules' own target/ jars;
+mkdir -p "$(dirname "$out")"
 # versio-cli/target/classpath.txt (the same goal, run in that module) is the replica's classpath
-mvn -B -Dstyle.color=never -q -DskipTests -Dspotless.check.skip=true -pl versio-bench -am package \
-  dependency:build-classpath -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime \
-  >"$log" 2>&1 || { tail -n 30 "$log" >&2; exit 2; }
+. hack/lib/bench-harness.sh server-memory-build.log
 # a run takes many minutes and starts JVMs along the way: give it a copy of Versio's own jars, so
 # that a build meanwhile cannot change the classes under it
 snapshot=$(mktemp -d "${TMPDIR:-/tmp}/versio-server-memory-classpath.XXXXXX")

@@ -29,13 +29,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 . hack/lib/java.sh
 hack/control-plane.sh >&2
-log=versio-bench/target/moves-build.log
-mkdir -p versio-bench/target
-echo "building the harness..." >&2
-# package within one reactor (no install): the classpath points at the modules' own target/ jars
-mvn -B -Dstyle.color=never -q -DskipTests -Dspotless.check.skip=true -pl versio-bench -am package \
-  dependency:build-classpath -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime \
-  >"$log" 2>&1 || { tail -n 30 "$log" >&2; exit 2; }
+. hack/lib/bench-harness.sh moves-build.log
 . hack/lib/classpath-snapshot.sh
 "$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED \
   -Xmx1g -Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener \

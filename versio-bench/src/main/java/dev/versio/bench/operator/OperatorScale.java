@@ -15,9 +15,7 @@ import dev.versio.webhook.WebhookServerOptions;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +33,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -237,10 +234,10 @@ public final class OperatorScale {
             .create();
         var kubeconfig = cp.kubeconfig();
         var frontUrl = balancer != null ? url : null;
-        Child operator;
+        OperatorJvm operator;
         if (cold) {
           try (var first =
-              Child.start(
+              OperatorJvm.start(
                   kubeconfig,
                   operatorXmx,
                   List.of(),
@@ -255,7 +252,7 @@ public final class OperatorScale {
           operator = null;
         } else {
           operator =
-              Child.start(
+              OperatorJvm.start(
                   kubeconfig,
                   operatorXmx,
                   operatorJvmArgs,
@@ -263,7 +260,7 @@ public final class OperatorScale {
                   "operator",
                   jfr,
                   frontUrl);
-          say("operator ready in %d ms (its own JVM)", operator.startMillis);
+          say("operator ready in %d ms (its own JVM)", operator.startMillis());
           awaitServerAvailable(client);
           say("server %s is Available", ScaleFixtures.SERVER);
         }
@@ -274,7 +271,7 @@ public final class OperatorScale {
             before = operator.command("stats");
           }
           // CRD phase
-          var cpuCrdStart = LabCpu.of(cp, operator == null ? -1 : operator.pid);
+          var cpuCrdStart = LabCpu.of(cp, operator == null ? -1 : operator.pid());
           long crdStart = System.nanoTime();
           var crdErrors =
               ParallelCreate.range(
@@ -283,7 +280,7 @@ public final class OperatorScale {
           boolean allEstablished =
               watches.awaitEstablished(n, Duration.ofSeconds(Math.max(300, n)));
           long lastEstablished = watches.lastEstablished();
-          result.crdCpu = LabCpu.of(cp, operator == null ? -1 : operator.pid).minus(cpuCrdStart);
+          result.crdCpu = LabCpu.of(cp, operator == null ? -1 : operator.pid()).minus(cpuCrdStart);
           result.crdCreateRequests = seconds(crdCreatesDone - crdStart);
           result.crdEstablished = seconds(lastEstablished - crdStart);
           say(
@@ -306,7 +303,7 @@ public final class OperatorScale {
                     + " not Established");
           }
           // config phase
-          var cpuBefore = LabCpu.of(cp, operator == null ? -1 : operator.pid);
+          var cpuBefore = LabCpu.of(cp, operator == null ? -1 : operator.pid());
           long configStart = System.nanoTime();
           int crdUpdatesBefore = watches.crdUpdates.get();
           var configErrors =
@@ -330,7 +327,7 @@ public final class OperatorScale {
           if (cold) {
             operatorStart = System.nanoTime();
             operator =
-                Child.start(
+                OperatorJvm.start(
                     kubeconfig,
                     operatorXmx,
                     operatorJvmArgs,
@@ -340,12 +337,12 @@ public final class OperatorScale {
                     frontUrl);
             say(
                 "operator ready in %d ms (its own JVM), started after the configs",
-                operator.startMillis);
+                operator.startMillis());
           }
           boolean allApplied = watches.awaitApplied(n, timeout);
           long lastApplied = watches.lastApplied();
           var atApplied = operator.command("stats");
-          var cpuAtApplied = LabCpu.of(cp, operator == null ? -1 : operator.pid);
+          var cpuAtApplied = LabCpu.of(cp, operator == null ? -1 : operator.pid());
           result.configCreateRequests = seconds(configCreatesDone - configStart);
           if (!allApplied || !configErrors.isEmpty()) {
             configErrors.stream().limit(5).forEach(e -> say("  config error: %s", e));
@@ -458,7 +455,7 @@ public final class OperatorScale {
       ControlPlane cp,
       KubernetesClient client,
       Watches watches,
-      Child operator,
+      OperatorJvm operator,
       Path certDir,
       String caBundle,
       LoopbackBalancer balancer,
@@ -494,7 +491,7 @@ public final class OperatorScale {
               });
       var generations = crdGenerations(client);
       apiserverLoad(cp, operator);
-      var cpuBefore = LabCpu.of(cp, operator == null ? -1 : operator.pid);
+      var cpuBefore = LabCpu.of(cp, operator == null ? -1 : operator.pid());
       var statsBefore = operator.command("stats");
       var requestsBefore = apiserverRequests(client);
       var pooled = dev.versio.testkit.fleet.Widgets.urlServer(joining, url, caBundle);
@@ -552,7 +549,7 @@ public final class OperatorScale {
         Thread.sleep(50); // polling this JVM's watch cache
       }
       double seconds = seconds(System.nanoTime() - start);
-      var cpu = LabCpu.of(cp, operator == null ? -1 : operator.pid).minus(cpuBefore);
+      var cpu = LabCpu.of(cp, operator == null ? -1 : operator.pid()).minus(cpuBefore);
       var statsAfter = operator.command("stats");
       var requestsAfter = apiserverRequests(client);
       say(
@@ -591,11 +588,11 @@ public final class OperatorScale {
       say(
           "pool change: apiserver requests until then (verb resource: count, seconds served): %s",
           busiest(requestsBefore, requestsAfter));
-      var cpuDone = LabCpu.of(cp, operator == null ? -1 : operator.pid);
+      var cpuDone = LabCpu.of(cp, operator == null ? -1 : operator.pid());
       Thread.sleep(60_000); // what the change's writes leave the apiserver to do afterwards
       say(
           "pool change: in the minute after it the apiserver used %.1f s of CPU",
-          LabCpu.of(cp, operator == null ? -1 : operator.pid).minus(cpuDone).apiserver());
+          LabCpu.of(cp, operator == null ? -1 : operator.pid()).minus(cpuDone).apiserver());
       if (done != moving.size()) {
         return (moving.size() - done)
             + " moved targets not "
@@ -616,13 +613,13 @@ public final class OperatorScale {
    * setup's 2,000 CRD writes keep it busy for half an hour: the change is measured on a busy
    * apiserver, in both modes alike.
    */
-  private void apiserverLoad(ControlPlane cp, Child operator) throws InterruptedException {
-    var before = LabCpu.of(cp, operator == null ? -1 : operator.pid);
+  private void apiserverLoad(ControlPlane cp, OperatorJvm operator) throws InterruptedException {
+    var before = LabCpu.of(cp, operator == null ? -1 : operator.pid());
     Thread.sleep(2000); // a window of the apiserver's own CPU counter
     say(
         "before the pool change: the apiserver uses %.2f cores (last 2 s); its busiest work queues"
             + " so far: %s",
-        LabCpu.of(cp, operator == null ? -1 : operator.pid).minus(before).apiserver() / 2,
+        LabCpu.of(cp, operator == null ? -1 : operator.pid()).minus(before).apiserver() / 2,
         workQueues(cp));
   }
 
@@ -798,7 +795,8 @@ public final class OperatorScale {
   private record Settled(JsonNode stats, long quietSince) {}
 
   /** Polls the operator until its reconcile and write counters stand still for {@code quiet}. */
-  private static Settled settle(Child operator, Duration quiet, Duration max) throws Exception {
+  private static Settled settle(OperatorJvm operator, Duration quiet, Duration max)
+      throws Exception {
     long deadline = System.nanoTime() + max.toNanos();
     var stats = operator.command("stats");
     double activity = activity(stats);
@@ -1008,122 +1006,6 @@ public final class OperatorScale {
     return true;
   }
 
-  // ---------------------------------------------------------------------------------------------
-  // the operator's JVM
-
-  private static final class Child implements AutoCloseable {
-    private final Process process;
-    private final PrintWriter in;
-    private final LinkedBlockingQueue<String> answers = new LinkedBlockingQueue<>();
-    long startMillis;
-    long pid;
-
-    private Child(Process process) {
-      this.process = process;
-      this.in = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
-      Thread.ofPlatform()
-          .daemon()
-          .name("bench-operator-stdout")
-          .start(
-              () -> {
-                try (var reader =
-                    new BufferedReader(
-                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                  String line;
-                  while ((line = reader.readLine()) != null) {
-                    if (line.startsWith("BENCH ")) {
-                      answers.add(line.substring(6));
-                    }
-                  }
-                } catch (IOException e) {
-                  // the process ended
-                }
-              });
-    }
-
-    static Child start(
-        Path kubeconfig,
-        String xmx,
-        List<String> jvmArgs,
-        Path logDir,
-        String name,
-        boolean jfr,
-        String frontUrl)
-        throws Exception {
-      var java = ProcessHandle.current().info().command().orElse("java");
-      var command =
-          new ArrayList<>(
-              List.of(
-                  java,
-                  "--sun-misc-unsafe-memory-access=allow",
-                  "--enable-native-access=ALL-UNNAMED",
-                  "-Xmx" + xmx,
-                  "-Dbench.log.level=INFO"));
-      command.addAll(jvmArgs);
-      if (jfr) {
-        command.add("-XX:FlightRecorderOptions=stackdepth=512");
-        command.add(
-            "-XX:StartFlightRecording=settings=profile,filename=" + logDir.resolve(name + ".jfr"));
-      }
-      command.addAll(
-          List.of(
-              "-cp",
-              System.getProperty("java.class.path"),
-              OperatorProcess.class.getName(),
-              kubeconfig.toString()));
-      if (frontUrl != null) {
-        command.addAll(List.of("--front-url", frontUrl));
-      }
-      var process =
-          new ProcessBuilder(command)
-              .redirectError(
-                  ProcessBuilder.Redirect.appendTo(logDir.resolve(name + ".log").toFile()))
-              .start();
-      var child = new Child(process);
-      child.pid = process.pid();
-      var ready = child.answer(Duration.ofSeconds(120));
-      child.startMillis = ready.path("startMillis").asLong();
-      return child;
-    }
-
-    JsonNode command(String command) throws Exception {
-      in.println(command);
-      return answer(Duration.ofSeconds(60));
-    }
-
-    private JsonNode answer(Duration max) throws Exception {
-      var line = answers.poll(max.toMillis(), TimeUnit.MILLISECONDS);
-      if (line == null) {
-        throw new IllegalStateException(
-            "the operator JVM did not answer within "
-                + max.toSeconds()
-                + " s (alive: "
-                + process.isAlive()
-                + ")");
-      }
-      return JSON.readTree(line);
-    }
-
-    void quit() throws Exception {
-      if (process.isAlive()) {
-        in.println("quit");
-        process.waitFor(30, TimeUnit.SECONDS);
-      }
-    }
-
-    @Override
-    public void close() throws Exception {
-      quit();
-      if (process.isAlive()) {
-        process.destroyForcibly();
-      }
-    }
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // CPU of every process on the machine that takes part
-
-  /** CPU seconds used so far by the operator JVM, kube-apiserver, etcd and this JVM. */
   // ---------------------------------------------------------------------------------------------
   // results
 

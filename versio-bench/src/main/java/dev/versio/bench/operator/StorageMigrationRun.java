@@ -26,9 +26,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
@@ -54,8 +52,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
@@ -1001,101 +997,6 @@ public final class StorageMigrationRun {
 
     double meanMillis() {
       return reviews == 0 ? Double.NaN : 1000 * seconds / reviews;
-    }
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // CPU of every process that takes part
-
-  // ---------------------------------------------------------------------------------------------
-  // the operator's JVM
-
-  /** {@link OperatorProcess} in a JVM of its own, driven over its standard input. */
-  private static final class OperatorJvm implements AutoCloseable {
-    private final Process process;
-    private final PrintWriter in;
-    private final LinkedBlockingQueue<String> answers = new LinkedBlockingQueue<>();
-    private long startMillis;
-
-    private OperatorJvm(Process process) {
-      this.process = process;
-      this.in = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
-      Thread.ofPlatform().daemon().name("bench-operator-stdout").start(this::readAnswers);
-    }
-
-    static OperatorJvm start(Path kubeconfig, String xmx, Path logDir) throws Exception {
-      var java = ProcessHandle.current().info().command().orElse("java");
-      var command =
-          List.of(
-              java,
-              "--sun-misc-unsafe-memory-access=allow",
-              "--enable-native-access=ALL-UNNAMED",
-              "-Xmx" + xmx,
-              "-Dbench.log.level=INFO",
-              "-cp",
-              System.getProperty("java.class.path"),
-              OperatorProcess.class.getName(),
-              kubeconfig.toString());
-      var process =
-          new ProcessBuilder(command)
-              .redirectError(
-                  ProcessBuilder.Redirect.appendTo(logDir.resolve("operator.log").toFile()))
-              .start();
-      var jvm = new OperatorJvm(process);
-      jvm.startMillis = jvm.answer(Duration.ofSeconds(120)).path("startMillis").asLong();
-      return jvm;
-    }
-
-    long startMillis() {
-      return startMillis;
-    }
-
-    long pid() {
-      return process.pid();
-    }
-
-    JsonNode command(String command) throws Exception {
-      in.println(command);
-      return answer(Duration.ofSeconds(60));
-    }
-
-    private void readAnswers() {
-      try (var reader =
-          new BufferedReader(
-              new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-        String line;
-        while ((line = reader.readLine()) != null) {
-          if (line.startsWith("BENCH ")) {
-            answers.add(line.substring(6));
-          }
-        }
-      } catch (IOException e) {
-        // the process ended
-      }
-    }
-
-    private JsonNode answer(Duration max) throws Exception {
-      var line = answers.poll(max.toMillis(), TimeUnit.MILLISECONDS);
-      if (line == null) {
-        throw new IllegalStateException(
-            "the operator JVM did not answer within "
-                + max.toSeconds()
-                + " s (alive: "
-                + process.isAlive()
-                + ")");
-      }
-      return JSON.readTree(line);
-    }
-
-    @Override
-    public void close() throws Exception {
-      if (process.isAlive()) {
-        in.println("quit");
-        process.waitFor(30, TimeUnit.SECONDS);
-      }
-      if (process.isAlive()) {
-        process.destroyForcibly();
-      }
     }
   }
 
