@@ -1,6 +1,7 @@
 package dev.versio.webhook;
 
 import dev.versio.webhook.forward.Forwarding;
+import dev.versio.webhook.forward.Handovers;
 import dev.versio.webhook.forward.PeerRoutes;
 import dev.versio.webhook.forward.ReviewForwarder;
 import dev.versio.webhook.http.ConversionEndpoint;
@@ -232,7 +233,8 @@ public final class WebhookServer implements AutoCloseable {
             metrics,
             options.reviewLimits(),
             tracing,
-            forwarder);
+            forwarder,
+            forwarder == null ? Handovers.NONE : sync::handedOverTo);
     var httpsOptions =
         ServingTls.apply(
             new HttpServerOptions()
@@ -393,6 +395,14 @@ public final class WebhookServer implements AutoCloseable {
 
   public int opsPort() {
     return ops.actualPort();
+  }
+
+  /**
+   * Behind the front, the server {@code target} was handed over to while this replica drains it
+   * (its reviews go there), or null.
+   */
+  public String handedOverTo(String target) {
+    return sync.handedOverTo(target);
   }
 
   public Registry registry() {

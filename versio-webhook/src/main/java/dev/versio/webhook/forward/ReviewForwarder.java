@@ -142,7 +142,23 @@ public final class ReviewForwarder implements AutoCloseable {
 
   /** Sends {@code body} (a ConversionReview for {@code target}) to a holder; never fails. */
   public Future<Answer> forward(String target, Buffer body, String contentType) {
-    var holders = routes.holders(target);
+    return forward(routes.holders(target), target, body, contentType);
+  }
+
+  /**
+   * As {@link #forward(String, Buffer, String)}, to a holder among the replicas of {@code server}
+   * only: the server a target was handed over to.
+   */
+  public Future<Answer> forward(String target, String server, Buffer body, String contentType) {
+    return forward(
+        routes.holders(target).stream().filter(p -> p.server().equals(server)).toList(),
+        target,
+        body,
+        contentType);
+  }
+
+  private Future<Answer> forward(
+      List<Peer> holders, String target, Buffer body, String contentType) {
     if (holders.isEmpty()) {
       return Future.succeededFuture(new Answer.NoHolder());
     }

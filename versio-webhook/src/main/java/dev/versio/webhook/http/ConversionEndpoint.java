@@ -1,6 +1,7 @@
 package dev.versio.webhook.http;
 
 import dev.versio.api.http.InFlightLimits;
+import dev.versio.webhook.forward.Handovers;
 import dev.versio.webhook.forward.ReviewForwarder;
 import dev.versio.webhook.metrics.WebhookMetrics;
 import dev.versio.webhook.registry.RegistryEntry;
@@ -59,6 +60,7 @@ public final class ConversionEndpoint {
   private final Duration reviewBudget;
   private final WorkerExecutor workers;
   private final ReviewForwarder forwarder;
+  private final Handovers handovers;
 
   public ConversionEndpoint(
       Vertx vertx, ReviewProcessor processor, WebhookMetrics metrics, long maxBodyBytes) {
@@ -122,7 +124,24 @@ public final class ConversionEndpoint {
       ReviewLimits limits,
       ReviewTracing tracing,
       ReviewForwarder forwarder) {
+    this(vertx, processor, metrics, limits, tracing, forwarder, Handovers.NONE);
+  }
+
+  /**
+   * As above; a review for a target this replica still holds but has handed over (see {@link
+   * Handovers}) is passed to the server it was handed over to, and answered here only when none of
+   * that server's replicas answers.
+   */
+  public ConversionEndpoint(
+      Vertx vertx,
+      ReviewProcessor processor,
+      WebhookMetrics metrics,
+      ReviewLimits limits,
+      ReviewTracing tracing,
+      ReviewForwarder forwarder,
+      Handovers handovers) {
     this.forwarder = forwarder;
+    this.handovers = java.util.Objects.requireNonNull(handovers, "handovers");
     this.vertx = vertx;
     this.processor = processor;
     this.metrics = metrics;
@@ -277,7 +296,13 @@ public final class ConversionEndpoint {
               return;
             }
             if (forwarder != null) {
-              relay(req, slot, progress, target, label, body, bytes, started, span);
+              relay(req, slot, progress, target, null, label, body, bytes, started, span);
+              return;
+            }
+          } else if (!fromPeer && forwarder != null) {
+            var destination = handovers.destinationOf(target);
+            if (destination != null) {
+              relay(req, slot, progress, target, destination, label, body, bytes, started, span);
               return;
             }
           }
@@ -296,15 +321,17 @@ public final class ConversionEndpoint {
   }
 
   /**
-   * Passes a review for a target this replica does not hold to a replica that does and answers with
-   * its answer; with no holder it is answered here (no plan registered), and when no holder answers
-   * in time, with a Failure naming what was tried.
+   * Passes a review for a target this replica does not hold (or has handed over to {@code server};
+   * null: any holder) to a replica that does and answers with its answer; with no holder it is
+   * answered here (no plan registered, or the plan still held), and when no holder answers in time,
+   * with the plan still held or else a Failure naming what was tried.
    */
   private void relay(
       HttpServerRequest req,
       InFlightLimits.Slot slot,
       ReviewProgress progress,
       String target,
+      String server,
       String label,
       Buffer body,
       byte[] bytes,
@@ -314,8 +341,10 @@ public final class ConversionEndpoint {
       return; // the request went away meanwhile
     }
     long forwardStarted = System.nanoTime();
-    forwarder
-        .forward(target, body, req.getHeader("Content-Type"))
+    var contentType = req.getHeader("Content-Type");
+    (server == null
+            ? forwarder.forward(target, body, contentType)
+            : forwarder.forward(target, server, body, contentType))
         .onComplete(
             ar -> {
               slot.release(); // the forward's hold: its body is no longer needed
@@ -341,28 +370,17 @@ public final class ConversionEndpoint {
                 }
                 case ReviewForwarder.Answer.NoHolder ignored -> {
                   metrics.forwarded("no_holder", 0);
-                  metrics.routed("local");
-                  // answered here ("no plan registered"), as any review: a large body off the
-                  // event loop
-                  if (bytes.length <= INLINE_LIMIT) {
-                    respond(
-                        req,
-                        label,
-                        process(target, processor.held(target), bytes, ReviewProgress.unbounded()),
-                        started,
-                        span);
-                  } else {
-                    processOnWorker(
-                        req,
-                        slot,
-                        progress,
-                        target,
-                        processor.held(target),
-                        label,
-                        bytes,
-                        started,
-                        span);
-                  }
+                  // answered here: "no plan registered", or the plan a handed-over target keeps
+                  answerHere(req, slot, progress, target, label, bytes, started, span);
+                }
+                case ReviewForwarder.Answer.Failed failed
+                    when processor.held(target).isPresent() -> {
+                  metrics.forwarded("failed", 0);
+                  LOG.warn(
+                      "forwarding a review for {} failed: {}; answered with the plan held here",
+                      target,
+                      failed.reason());
+                  answerHere(req, slot, progress, target, label, bytes, started, span);
                 }
                 case ReviewForwarder.Answer.Failed failed -> {
                   metrics.forwarded("failed", 0);
@@ -381,6 +399,26 @@ public final class ConversionEndpoint {
                 }
               }
             });
+  }
+
+  /** Answers a review that was not forwarded after all here, as any review. */
+  private void answerHere(
+      HttpServerRequest req,
+      InFlightLimits.Slot slot,
+      ReviewProgress progress,
+      String target,
+      String label,
+      byte[] bytes,
+      long started,
+      Span span) {
+    metrics.routed("local");
+    var held = processor.held(target);
+    // a large body off the event loop
+    if (bytes.length <= INLINE_LIMIT) {
+      respond(req, label, process(target, held, bytes, ReviewProgress.unbounded()), started, span);
+    } else {
+      processOnWorker(req, slot, progress, target, held, label, bytes, started, span);
+    }
   }
 
   /**

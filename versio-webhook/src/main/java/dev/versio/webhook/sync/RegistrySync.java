@@ -30,8 +30,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class RegistrySync implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RegistrySync.class);
-  private static final io.fabric8.kubernetes.client.utils.KubernetesSerialization SERIALIZATION =
-      new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
 
   private final String serverName;
   private final Registry registry;
@@ -47,9 +45,15 @@ public final class RegistrySync implements AutoCloseable {
   /**
    * A target no config claims any more that this replica still serves: {@code key} is the config
    * that released it (re-enqueued to look again), {@code drainingSince} null while the live target
-   * still names this server, else when the drain began.
+   * still names this server, else when the drain began; {@code handedOverTo} the server behind the
+   * front whose live replicas all serve it now (its reviews go there while the drain lasts), or
+   * null.
    */
-  private record Release(ConfigKey key, Instant drainingSince) {}
+  private record Release(ConfigKey key, Instant drainingSince, String handedOverTo) {
+    Release(ConfigKey key, Instant drainingSince) {
+      this(key, drainingSince, null);
+    }
+  }
 
   private final Map<String, Release> releasing = new ConcurrentHashMap<>();
   private volatile dev.versio.webhook.forward.PeerRoutes peers;
@@ -326,14 +330,25 @@ public final class RegistrySync implements AutoCloseable {
         previous == null || previous.drainingSince() == null ? now : previous.drainingSince();
     var left = Duration.between(now, since.plus(drain));
     if (left.isPositive()) {
-      releasing.put(target, new Release(key, since));
+      var handedOverTo = servingDestination(key, target);
+      releasing.put(target, new Release(key, since, handedOverTo));
       if (since.equals(now)) {
-        LOG.info(
-            "{} no longer assigned to server {} and {} no longer names it: draining for {} s",
-            key,
-            serverName,
-            target,
-            drain.toSeconds());
+        if (handedOverTo != null) {
+          LOG.info(
+              "{} is now served by server {}: {} passes its reviews there and keeps its plan for"
+                  + " the {} s drain",
+              target,
+              handedOverTo,
+              serverName,
+              drain.toSeconds());
+        } else {
+          LOG.info(
+              "{} no longer assigned to server {} and {} no longer names it: draining for {} s",
+              key,
+              serverName,
+              target,
+              drain.toSeconds());
+        }
       }
       rechecks.schedule(() -> queue.add(key), left.toMillis(), TimeUnit.MILLISECONDS);
       return;
@@ -372,6 +387,39 @@ public final class RegistrySync implements AutoCloseable {
   }
 
   /**
+   * Behind the front, the server {@code key}'s target moved to when every one of its live replicas
+   * serves it (and at least one can be reached): the reviews this replica gets for the target go
+   * there from now on, while its own plan stays for the drain as the fallback. Null without a
+   * front, when the config is gone, or when the destination does not serve it yet.
+   */
+  private String servingDestination(ConfigKey key, String target) {
+    var routes = peers;
+    if (routes == null) {
+      return null;
+    }
+    var destination = compilation.assignedServer(key).orElse(null);
+    if (destination == null || destination.equals(serverName)) {
+      return null;
+    }
+    var view = routes.view(destination);
+    boolean serves =
+        view.unreadable().isEmpty()
+            && view.reportingReplicas() > 0
+            && view.servedTargets().contains(target)
+            && routes.holders(target).stream().anyMatch(p -> p.server().equals(destination));
+    return serves ? destination : null;
+  }
+
+  /**
+   * Behind the front, the server whose replicas now serve {@code target} in this replica's place
+   * while it drains the target (it still holds the plan), or null: reviews for it are passed there.
+   */
+  public String handedOverTo(String target) {
+    var release = releasing.get(target);
+    return release == null || release.drainingSince() == null ? null : release.handedOverTo();
+  }
+
+  /**
    * Behind the front, whether the live target still sends its reviews to the front while no server
    * behind it serves the target in this replica's place: the config is gone (the operator has not
    * taken the webhook off the target yet) or the target moved to a server that keeps its own
@@ -383,18 +431,14 @@ public final class RegistrySync implements AutoCloseable {
     if (routes == null) {
       return false;
     }
-    var definition = cluster.anyDefinition(target);
-    if (definition == null
-        || !EndpointMatch.namesFront(
-            SERIALIZATION.convertValue(definition, com.fasterxml.jackson.databind.JsonNode.class),
-            target,
-            cluster.servers(),
-            namespace)) {
-      return false;
-    }
     var destination = compilation.assignedServer(key).orElse(null);
-    return destination == null
-        || routes.holders(target).stream().noneMatch(p -> p.server().equals(destination));
+    if (destination != null
+        && routes.holders(target).stream().anyMatch(p -> p.server().equals(destination))) {
+      return false; // served behind the front (asked first: reading the target costs more)
+    }
+    var conversion = cluster.conversionOf(target);
+    return conversion != null
+        && EndpointMatch.namesFront(conversion, target, cluster.servers(), namespace);
   }
 
   /**
@@ -412,11 +456,8 @@ public final class RegistrySync implements AutoCloseable {
    * URL starts with the server's {@code spec.url} (URL mode), or its Service is the server's.
    */
   private boolean namesThisServer(String target) {
-    var definition = cluster.anyDefinition(target);
-    return definition != null
-        && EndpointMatch.names(
-            cluster.server(serverName),
-            SERIALIZATION.convertValue(definition, com.fasterxml.jackson.databind.JsonNode.class));
+    var conversion = cluster.conversionOf(target);
+    return conversion != null && EndpointMatch.names(cluster.server(serverName), conversion);
   }
 
   /**

@@ -75,17 +75,20 @@ final class SyncInformers implements AutoCloseable {
             configSelector == null
                 ? crdConfigApi.runnableInformer(0)
                 : crdConfigApi.withLabelSelector(configSelector).runnableInformer(0),
-            c -> listener.configChanged(new ConfigKey(false, c.getMetadata().getName())));
+            c -> listener.configChanged(new ConfigKey(false, c.getMetadata().getName())),
+            SyncInformers::specOrDeletionChanged);
     xrdConfigs =
         informer(
             configSelector == null
                 ? xrdConfigApi.runnableInformer(0)
                 : xrdConfigApi.withLabelSelector(configSelector).runnableInformer(0),
-            c -> listener.configChanged(new ConfigKey(true, c.getMetadata().getName())));
+            c -> listener.configChanged(new ConfigKey(true, c.getMetadata().getName())),
+            SyncInformers::specOrDeletionChanged);
     servers =
         informer(
             client.resources(ConversionWebhookServer.class).runnableInformer(0),
-            s -> listener.serversChanged());
+            s -> listener.serversChanged(),
+            SyncInformers::specOrDeletionChanged);
     crds =
         informer(
             client.apiextensions().v1().customResourceDefinitions().runnableInformer(0),
@@ -193,6 +196,41 @@ final class SyncInformers implements AutoCloseable {
     return definition != null ? definition : definition(target, true);
   }
 
+  /**
+   * The {@code spec.conversion} of the CRD or else the XRD named {@code target}, as {@code
+   * {"spec":{"conversion":…}}} (what {@link dev.versio.api.server.EndpointMatch} reads), or null:
+   * the conversion alone is converted, not the whole definition with its schemas, since this is
+   * asked for every target that moves away, every second while it drains.
+   */
+  com.fasterxml.jackson.databind.JsonNode conversionOf(String target) {
+    var definition = anyDefinition(target);
+    if (definition == null) {
+      return null;
+    }
+    Object conversion =
+        switch (definition) {
+          case CustomResourceDefinition crd ->
+              crd.getSpec() == null ? null : crd.getSpec().getConversion();
+          case GenericKubernetesResource xrd ->
+              xrd.getAdditionalProperties().get("spec") instanceof java.util.Map<?, ?> spec
+                  ? spec.get("conversion")
+                  : null;
+          default -> null;
+        };
+    var view = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+    if (conversion != null) {
+      view.putObject("spec")
+          .set(
+              "conversion",
+              SERIALIZATION.convertValue(
+                  conversion, com.fasterxml.jackson.databind.JsonNode.class));
+    }
+    return view;
+  }
+
+  private static final io.fabric8.kubernetes.client.utils.KubernetesSerialization SERIALIZATION =
+      new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
+
   /** Whether XRDs are watched (Crossplane's API is installed). */
   boolean watchingXrds() {
     return xrds != null;
@@ -261,6 +299,28 @@ final class SyncInformers implements AutoCloseable {
 
   private <T extends HasMetadata> SharedIndexInformer<T> informer(
       SharedIndexInformer<T> informer, Consumer<T> onChange) {
+    return informer(informer, onChange, (before, after) -> true);
+  }
+
+  /**
+   * Whether an update of a config or a server can change what a replica holds: its spec (its {@code
+   * metadata.generation}, which a status write leaves alone) or its deletion. The replica reads
+   * neither their status nor their labels and annotations (the config selector is applied by the
+   * apiserver), so the operator's status writes — one per moved config in a pool change, and every
+   * server's after it — are not each a look at every config again.
+   */
+  static boolean specOrDeletionChanged(HasMetadata before, HasMetadata after) {
+    return !java.util.Objects.equals(
+            before.getMetadata().getGeneration(), after.getMetadata().getGeneration())
+        || !java.util.Objects.equals(
+            before.getMetadata().getDeletionTimestamp(),
+            after.getMetadata().getDeletionTimestamp());
+  }
+
+  private <T extends HasMetadata> SharedIndexInformer<T> informer(
+      SharedIndexInformer<T> informer,
+      Consumer<T> onChange,
+      java.util.function.BiPredicate<T, T> changed) {
     informer.addEventHandler(
         new ResourceEventHandler<>() {
           @Override
@@ -272,7 +332,7 @@ final class SyncInformers implements AutoCloseable {
 
           @Override
           public void onUpdate(T oldObj, T newObj) {
-            if (delivering) {
+            if (delivering && changed.test(oldObj, newObj)) {
               onChange.accept(newObj);
             }
           }

@@ -3,9 +3,7 @@ package dev.versio.webhook.forward;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.versio.api.served.ServedTargetsCodec;
 import dev.versio.testkit.tls.CertificateAuthority;
-import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerOptions;
@@ -15,10 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.ZonedDateTime;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -35,27 +30,7 @@ class ReviewForwarderTest {
   }
 
   private void holder(String pod, String address) {
-    var annotations = new HashMap<>(ServedTargetsCodec.encode(List.of("w.example.com")).getFirst());
-    annotations.put(ServedTargetsCodec.PEER_ADDRESS, address);
-    routes.observe(
-        new LeaseBuilder()
-            .withNewMetadata()
-            .withNamespace("versio")
-            .withName("versio-served-" + pod)
-            .withLabels(
-                Map.of(
-                    ServedTargetsCodec.SERVER_LABEL,
-                    "alpha",
-                    ServedTargetsCodec.REPLICA_LABEL,
-                    pod))
-            .withAnnotations(annotations)
-            .endMetadata()
-            .withNewSpec()
-            .withLeaseDurationSeconds(90)
-            .withRenewTime(ZonedDateTime.now())
-            .endSpec()
-            .build());
-    routes.rebuild();
+    PeerRoutesFeed.replica(routes, "alpha", pod, address, List.of("w.example.com"));
   }
 
   private ReviewForwarder forwarder(Path dir) throws Exception {
@@ -246,6 +221,49 @@ class ReviewForwarderTest {
       assertThat(await(forwarder, "w.example.com"))
           .isInstanceOf(ReviewForwarder.Answer.NoHolder.class);
     }
+  }
+
+  @Test
+  void aForwardToOneServerGoesOnlyToThatServersHolders(@TempDir Path dir) throws Exception {
+    var ca = CertificateAuthority.create("peers");
+    holder("alpha-0", "127.0.0.1:" + answeringPeer(ca, "alpha-0"));
+    PeerRoutesFeed.replica(
+        routes,
+        "beta",
+        "beta-0",
+        "127.0.0.1:" + answeringPeer(ca, "beta-0"),
+        List.of("w.example.com"));
+    try (var forwarder = hedgingForwarder(dir, ca, Duration.ofSeconds(2), Duration.ZERO)) {
+      for (int i = 0; i < 4; i++) { // the turn would alternate between the two holders
+        var answer = awaitTo(forwarder, "w.example.com", "beta");
+        assertThat(answer).isInstanceOf(ReviewForwarder.Answer.Relayed.class);
+        assertThat(((ReviewForwarder.Answer.Relayed) answer).body().toString())
+            .isEqualTo("{\"from\":\"beta-0\"}");
+      }
+      assertThat(awaitTo(forwarder, "w.example.com", "gamma"))
+          .as("a server with no holder")
+          .isInstanceOf(ReviewForwarder.Answer.NoHolder.class);
+    }
+  }
+
+  private ReviewForwarder.Answer awaitTo(ReviewForwarder forwarder, String target, String server)
+      throws Exception {
+    var answer = new java.util.concurrent.CompletableFuture<ReviewForwarder.Answer>();
+    vertx
+        .getOrCreateContext()
+        .runOnContext(
+            ignored ->
+                forwarder
+                    .forward(target, server, Buffer.buffer("{}"), "application/json")
+                    .onComplete(
+                        ar -> {
+                          if (ar.succeeded()) {
+                            answer.complete(ar.result());
+                          } else {
+                            answer.completeExceptionally(ar.cause());
+                          }
+                        }));
+    return answer.get(5, TimeUnit.SECONDS);
   }
 
   @Test
