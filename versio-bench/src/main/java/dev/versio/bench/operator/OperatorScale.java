@@ -72,7 +72,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>{@code --front} puts both servers behind one shared front ({@code --front-url}: a loopback
  * balancer over both servers' listeners, each server forwarding reviews for targets it does not
  * hold): the targets name the front once, and the pool change is done when every target the new
- * server wins is served by it ({@code status.servedBy}), with no CRD written.
+ * server wins is served by it ({@code status.servedBy}), with no CRD written; the run also prints
+ * when the old server began passing every moved target's reviews to the new one.
  *
  * <p>A config that is not Applied within the timeout fails the run; a failed run is reported as
  * such and never counted as a time.
@@ -427,7 +428,8 @@ public final class OperatorScale {
                     certDir,
                     ca.material().certificateBase64(),
                     balancer,
-                    joiningPort);
+                    joiningPort,
+                    webhook);
             if (failure != null) {
               return result.fail(failure);
             }
@@ -459,7 +461,8 @@ public final class OperatorScale {
       Path certDir,
       String caBundle,
       LoopbackBalancer balancer,
-      int joiningPort)
+      int joiningPort,
+      WebhookServer source)
       throws Exception {
     var joining = "pool-b";
     var views =
@@ -506,6 +509,7 @@ public final class OperatorScale {
       var movingTargets =
           moving.stream().map(c -> watches.targetOf.get(c)).filter(t -> t != null).toList();
       long compiled = 0;
+      long handedOver = 0;
       int done = 0;
       long nextProgress = start + Duration.ofSeconds(2).toNanos();
       while (System.nanoTime() < deadline) {
@@ -515,6 +519,20 @@ public final class OperatorScale {
           say(
               "pool change: %s holds the plans of all %d moved targets %.2f s after its create",
               joining, movingTargets.size(), seconds(compiled - start));
+        }
+        if (behindFront
+            && handedOver == 0
+            && movingTargets.stream()
+                .allMatch(
+                    t ->
+                        joining.equals(source.handedOverTo(t))
+                            || source.registry().get(t).isEmpty())) {
+          // every review of a moved target, at either server, is now answered by pool-b
+          handedOver = System.nanoTime();
+          say(
+              "pool change: %s passes the reviews of all %d moved targets to %s %.2f s after its"
+                  + " create",
+              ScaleFixtures.SERVER, movingTargets.size(), joining, seconds(handedOver - start));
         }
         reasons.clear();
         done = 0;
@@ -537,7 +555,7 @@ public final class OperatorScale {
                   .orElse("(none)");
           reasons.merge(reason, 1, Integer::sum);
         }
-        if (done == moving.size()) {
+        if (done == moving.size() && (!behindFront || handedOver != 0)) {
           break;
         }
         if (System.nanoTime() >= nextProgress) {
@@ -598,6 +616,9 @@ public final class OperatorScale {
             + " moved targets not "
             + (behindFront ? "served" : "repointed")
             + " in time";
+      }
+      if (behindFront && handedOver == 0) {
+        return ScaleFixtures.SERVER + " did not hand over every moved target in time";
       }
       if (behindFront && written > 0) {
         return written + " target CRDs written behind the front";
