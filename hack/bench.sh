@@ -7,7 +7,7 @@
 #   hack/bench.sh --review-load 500 20 1 0 2 32      # webhook load: rate s objects padKiB http max-in-flight [timeoutMs]
 #   hack/bench.sh --medians run1.json run2.json run3.json  # JMH runs (-rf json) folded into medians with their range
 #   hack/bench.sh --scale-check now.json [before.json] [--threshold 1.5] [--noise-floor-ms 5]
-#   hack/bench.sh --overload 1000 64 256m [OBJECTS] # a webhook-server process at rate, 3x rate, rate: rate max-in-flight xmx objects-per-review
+#   hack/bench.sh --overload 1000 64 256m [OBJECTS [JVM-FLAG...]] # a webhook-server process at rate, 3x rate, rate: rate max-in-flight xmx objects-per-review
 #   hack/bench.sh --cold-start 1000 50 2             # initial compile of 1000 targets x 50 leaves
 #   hack/bench.sh --heap 64m --cold-start 1000 50 2  # the same with a container-sized heap (-Xmx64m)
 #   hack/bench.sh --shard-movement 1000 64 256      # rendezvous movement and balance per shard count

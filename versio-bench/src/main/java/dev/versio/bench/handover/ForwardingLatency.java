@@ -26,13 +26,15 @@ import java.util.Locale;
  * <p>Usage: {@code ForwardingLatency [reviewsPerRound=5000] [rounds=5] [replica JVM flags...]}.
  * Nothing else runs: this is the hop's own cost, not the cost on a loaded machine ({@link
  * MovesUnderLoad} measures that). The replicas run as the chart runs them by default: a 512 MiB
- * memory limit (on which the JVM picks the Serial collector) and the heap the operator gives that
+ * memory limit (on which a container's JVM picks the Serial collector; {@code -XX:MaxRAM} alone
+ * does not make this machine's JVM pick it, so it is named) and the heap the operator gives that
  * limit, as {@link ReplicaCapacity} does; other flags replace these.
  */
 public final class ForwardingLatency {
   private static final String NAMESPACE = "versio-system";
   private static final String GROUP = "forward.bench.versio.dev";
-  private static final List<String> REPLICA_JVM = List.of("-XX:MaxRAM=512m", "-Xmx281m");
+  private static final List<String> REPLICA_JVM =
+      List.of("-XX:MaxRAM=512m", "-Xmx281m", "-XX:+UseSerialGC");
   private static final List<String> REPLICA_FLAGS = List.of("--forward-reviews");
 
   private ForwardingLatency() {}

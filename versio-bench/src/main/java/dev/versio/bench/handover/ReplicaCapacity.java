@@ -27,14 +27,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * 5 ms, with one conversion event loop against one per core: two servers of one replica each, a
  * target each, the replica flags identical but {@code --event-loops 1} on one of them; the JVM of
  * each sized as a replica at the chart's default memory limit ({@code -XX:MaxRAM=512m}, the heap
- * the operator gives it there, 281 MiB; the JVM then picks its collector as in such a container).
- * The generator is this process (a separate JVM from both servers), open loop ({@link OpenLoop}:
- * latency from each request's due time, at most 32 in flight per connection, a request unanswered
- * after 10 s an error), over {@code connections} HTTP/2 connections to the replica (one per
- * kube-apiserver sending to it), each request on the connection with the fewest in flight. Every
- * rate of the ladder runs against both servers in turn (which goes first alternates by round; each
- * step starts with 2 s that are not counted), round after round, so a noisy moment of the machine
- * hits both. A review counts as answered only when the replica says {@code Success}.
+ * the operator gives it there, 281 MiB, and Serial, the collector a container's JVM picks under
+ * 1,792 MiB: {@code -XX:MaxRAM} alone leaves a JVM on a larger machine on G1). The generator is
+ * this process (a separate JVM from both servers), open loop ({@link OpenLoop}: latency from each
+ * request's due time, at most 32 in flight per connection, a request unanswered after 10 s an
+ * error), over {@code connections} HTTP/2 connections to the replica (one per kube-apiserver
+ * sending to it), each request on the connection with the fewest in flight. Every rate of the
+ * ladder runs against both servers in turn (which goes first alternates by round; each step starts
+ * with 2 s that are not counted), round after round, so a noisy moment of the machine hits both. A
+ * review counts as answered only when the replica says {@code Success}.
  *
  * <p>Usage: {@code ReplicaCapacity [secondsPerRate=10] [rounds=3] [connections=1,3]
  * [rates=500,1000,2000,3000,4000] [comparison=event-loops]}; prints every run, then per server and
@@ -47,7 +48,8 @@ public final class ReplicaCapacity {
   private static final String NAMESPACE = "versio-system";
   private static final double P99_BOUND_MS = 5.0;
   private static final int STREAMS_PER_CONNECTION = 32;
-  private static final List<String> REPLICA_JVM = List.of("-XX:MaxRAM=512m", "-Xmx281m");
+  private static final List<String> REPLICA_JVM =
+      List.of("-XX:MaxRAM=512m", "-Xmx281m", "-XX:+UseSerialGC");
 
   private ReplicaCapacity() {}
 

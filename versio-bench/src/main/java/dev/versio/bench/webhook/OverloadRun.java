@@ -30,11 +30,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * (429) and failed, latency of the answered ones; the replica's heap (its own metrics, sampled
  * every 250 ms) before, at its peak and after; whether the process is still alive.
  *
- * <p>Usage: {@code OverloadRun [rate=1000] [maxInFlight=64] [xmx=256m] [objectsPerReview=1]}: a
- * review of many objects (as the apiserver sends for a list) costs the replica that many times
- * more, so a replica's sustainable rate, and an overload beyond it, can be reached with the
- * generator on the same machine. Exits 1 when the replica died, or when the recovery phase failed a
- * request.
+ * <p>Usage: {@code OverloadRun [rate=1000] [maxInFlight=64] [xmx=256m] [objectsPerReview=1]
+ * [JVM-flag...]}, the flags after the fourth argument going to the replica's JVM as well (e.g.
+ * {@code -XX:MaxRAM=512m}, with {@code 281m}: the chart's default container and heap): a review of
+ * many objects (as the apiserver sends for a list) costs the replica that many times more, so a
+ * replica's sustainable rate, and an overload beyond it, can be reached with the generator on the
+ * same machine. Exits 1 when the replica died, or when the recovery phase failed a request.
  */
 public final class OverloadRun {
   private static final String SERVER = "overload";
@@ -57,6 +58,8 @@ public final class OverloadRun {
     int maxInFlight = args.length > 1 ? Integer.parseInt(args[1]) : 64;
     var xmx = args.length > 2 ? args[2] : "256m";
     int objects = args.length > 3 ? Integer.parseInt(args[3]) : 1;
+    var jvmFlags = new ArrayList<String>(List.of("-Xmx" + xmx));
+    jvmFlags.addAll(args.length > 4 ? List.of(args).subList(4, args.length) : List.of());
     var work = Files.createTempDirectory("versio-overload-");
     boolean ok;
     try (var controlPlane =
@@ -86,7 +89,7 @@ public final class OverloadRun {
                   controlPlane.kubeconfig(),
                   work.resolve("logs"),
                   entry,
-                  List.of("-Xmx" + xmx),
+                  jvmFlags,
                   List.of("--max-in-flight", Integer.toString(maxInFlight)))) {
         var group = "overload.bench.versio.dev";
         var crd = Widgets.crd(group, "widgets", "Widget");
@@ -139,9 +142,9 @@ public final class OverloadRun {
         heap.start();
         System.out.printf(
             Locale.ROOT,
-            "webhook-server process -Xmx%s --max-in-flight %d; reviews of %d object(s) (%d bytes)"
+            "webhook-server process %s --max-in-flight %d; reviews of %d object(s) (%d bytes)"
                 + " over HTTP/2; heap in use %.1f MiB before warm-up%n",
-            xmx,
+            String.join(" ", jvmFlags),
             maxInFlight,
             objects,
             body.length,
@@ -183,6 +186,9 @@ public final class OverloadRun {
             Exposition.sum(
                 replicas.scrapes().getFirst(), "versio_webhook_overload_rejections_total");
         boolean alive = replicas.exited().isEmpty();
+        System.out.println(
+            "replica's collector (jvm_gc_pause_seconds by gc: pauses, seconds): "
+                + gcPauses(replicas.scrapes().getFirst()));
         System.out.printf(
             Locale.ROOT,
             "replica refusals counted by its metric: %.0f; replica alive: %s%n",
@@ -235,6 +241,26 @@ public final class OverloadRun {
   }
 
   /** Samples the replica's heap in use every 250 ms, keeping the peak. */
+  /** The pauses of each collector the replica's metrics name: which one the JVM picked. */
+  private static String gcPauses(String exposition) {
+    var out = new java.util.TreeMap<String, String>();
+    for (var line : exposition.lines().toList()) {
+      if (line.startsWith("jvm_gc_pause_seconds_count{")) {
+        int at = line.indexOf("gc=\"") + 4;
+        var gc = line.substring(at, line.indexOf('"', at));
+        out.merge(
+            gc,
+            String.format(
+                Locale.ROOT,
+                "%.0f, %.3f s",
+                Exposition.sum(exposition, "jvm_gc_pause_seconds_count", "gc=\"" + gc + "\""),
+                Exposition.sum(exposition, "jvm_gc_pause_seconds_sum", "gc=\"" + gc + "\"")),
+            (a, b) -> a);
+      }
+    }
+    return out.isEmpty() ? "(none reported)" : out.toString();
+  }
+
   private static final class HeapSampler {
     private final ServerReplicas replicas;
     private final AtomicLong peak = new AtomicLong();
