@@ -210,18 +210,21 @@ public final class MovesUnderLoad {
 
   /**
    * How the replicas answered, summed over all of them: reviews answered where they arrived ({@code
-   * local}), passed on to the holder ({@code forwarded}), forwards that found no holder or no
+   * local}), passed on to the holder ({@code forwarded}), passed by a replica that still held the
+   * target to the server it moved to ({@code handedOver}), forwards that found no holder or no
    * answer, and the forwarding latency (p50/p99 over every forward, from the replicas' histograms).
    */
   public record Routes(
       long local,
       long forwarded,
+      long handedOver,
       long noHolder,
       long forwardFailed,
       double forwardP50Millis,
       double forwardP99Millis) {
     public double forwardedFraction() {
-      return local + forwarded == 0 ? 0 : (double) forwarded / (local + forwarded);
+      long all = local + forwarded + handedOver;
+      return all == 0 ? 0 : (double) (forwarded + handedOver) / all;
     }
   }
 
@@ -826,6 +829,7 @@ public final class MovesUnderLoad {
   private Routes routes() {
     long local = 0;
     long forwarded = 0;
+    long handedOver = 0;
     long noHolder = 0;
     long failed = 0;
     var buckets = new TreeMap<Double, Double>();
@@ -836,6 +840,7 @@ public final class MovesUnderLoad {
         }
         local += count(body, "versio_webhook_reviews_routed_total", "route=\"local\"");
         forwarded += count(body, "versio_webhook_reviews_routed_total", "route=\"forwarded\"");
+        handedOver += count(body, "versio_webhook_reviews_routed_total", "route=\"handed_over\"");
         noHolder += count(body, "versio_webhook_forwarded_reviews_total", "result=\"no_holder\"");
         failed += count(body, "versio_webhook_forwarded_reviews_total", "result=\"failed\"");
         for (var line : body.lines().toList()) {
@@ -853,6 +858,7 @@ public final class MovesUnderLoad {
     return new Routes(
         local,
         forwarded,
+        handedOver,
         noHolder,
         failed,
         quantileMillis(buckets, 0.50),
@@ -951,11 +957,13 @@ public final class MovesUnderLoad {
         watches.endedWatches());
     var r = report.routes();
     say(
-        "routes: %d reviews answered where they arrived, %d forwarded to the holder (%.1f %%), %d"
-            + " forwards found no holder, %d failed; forwarding latency p50 ≤ %.2f ms, p99 ≤ %.2f"
-            + " ms (histogram bucket bounds)",
+        "routes: %d reviews answered where they arrived, %d forwarded to the holder and %d handed"
+            + " over by a replica whose target had moved (%.1f %% in all), %d forwards found no"
+            + " holder, %d failed; forwarding latency p50 ≤ %.2f ms, p99 ≤ %.2f ms (histogram"
+            + " bucket bounds)",
         r.local(),
         r.forwarded(),
+        r.handedOver(),
         100 * r.forwardedFraction(),
         r.noHolder(),
         r.forwardFailed(),

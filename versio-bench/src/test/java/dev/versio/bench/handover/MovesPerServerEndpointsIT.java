@@ -70,5 +70,6 @@ class MovesPerServerEndpointsIT {
             watches.endedWatches())
         .isPositive();
     assertThat(report.routes().forwarded()).as("nothing forwarded without a front").isZero();
+    assertThat(report.routes().handedOver()).as("nothing handed over without a front").isZero();
   }
 }

@@ -88,6 +88,12 @@ class MovesUnderLoadIT {
     assertThat(routes.forwarded())
         .as("reviews the front's replicas passed on to the holder (%s)", routes)
         .isPositive();
+    assertThat(routes.handedOver())
+        .as(
+            "reviews a replica passed to the server its target had moved to, while it drained the"
+                + " target (%s)",
+            routes)
+        .isPositive();
     assertThat(routes.forwardFailed()).as("forwards no holder answered (%s)", routes).isZero();
     assertThat(report.reviewsPerReplica().values())
         .as("every server's replicas together answered reviews")

@@ -145,6 +145,11 @@ public final class ReviewForwarder implements AutoCloseable {
     return forward(routes.holders(target), target, body, contentType);
   }
 
+  /** How long a holder may take before another is asked too ({@code --forward-hedge-after}). */
+  public java.time.Duration hedgeAfter() {
+    return forwarding.hedgeAfter();
+  }
+
   /**
    * As {@link #forward(String, Buffer, String)}, to a holder among the replicas of {@code server}
    * only: the server a target was handed over to.

@@ -324,7 +324,9 @@ public final class ConversionEndpoint {
    * Passes a review for a target this replica does not hold (or has handed over to {@code server};
    * null: any holder) to a replica that does and answers with its answer; with no holder it is
    * answered here (no plan registered, or the plan still held), and when no holder answers in time,
-   * with the plan still held or else a Failure naming what was tried.
+   * with the plan still held or else a Failure naming what was tried. A handed-over target's review
+   * waits for the destination only as long as the hedge: then the plan held here answers it, so a
+   * stalled destination costs it a quarter of a second, not the forwarding budget.
    */
   private void relay(
       HttpServerRequest req,
@@ -342,12 +344,30 @@ public final class ConversionEndpoint {
     }
     long forwardStarted = System.nanoTime();
     var contentType = req.getHeader("Content-Type");
+    var settled = new AtomicBoolean();
+    long fallback =
+        server == null || !forwarder.hedgeAfter().isPositive()
+            ? -1
+            : vertx.setTimer(
+                forwarder.hedgeAfter().toMillis(),
+                id -> {
+                  if (processor.held(target).isPresent() && settled.compareAndSet(false, true)) {
+                    metrics.forwarded("held_plan", 0);
+                    answerHere(req, slot, progress, target, label, bytes, started, span);
+                  }
+                });
     (server == null
             ? forwarder.forward(target, body, contentType)
             : forwarder.forward(target, server, body, contentType))
         .onComplete(
             ar -> {
               slot.release(); // the forward's hold: its body is no longer needed
+              if (fallback >= 0) {
+                vertx.cancelTimer(fallback);
+              }
+              if (!settled.compareAndSet(false, true)) {
+                return; // answered here already, with the plan held here
+              }
               var answer =
                   ar.succeeded()
                       ? ar.result()
@@ -355,7 +375,8 @@ public final class ConversionEndpoint {
               switch (answer) {
                 case ReviewForwarder.Answer.Relayed relayed -> {
                   metrics.forwarded("answered", System.nanoTime() - forwardStarted);
-                  metrics.routed("forwarded");
+                  // a review of a target held here but handed over counts apart: a move's effect
+                  metrics.routed(server == null ? "forwarded" : "handed_over");
                   span.setAttribute(ReviewTracing.STATUS, (long) relayed.status()).end();
                   if (!req.response().ended()) {
                     req.response()

@@ -137,7 +137,9 @@ public final class WebhookMetrics {
    */
   public void routed(String route) {
     Counter.builder("versio.webhook.reviews.routed")
-        .description("Reviews by route: answered here (local, from_peer) or forwarded")
+        .description(
+            "Reviews by route: answered here (local, from_peer), forwarded, or handed_over (held"
+                + " here, passed to the server the target moved to)")
         .tag("route", route)
         .register(registry)
         .increment();

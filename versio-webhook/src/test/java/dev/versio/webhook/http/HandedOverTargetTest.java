@@ -164,7 +164,7 @@ class HandedOverTargetTest {
     assertThat(answer.statusCode()).isEqualTo(200);
     assertThat(answer.body()).contains("\"uid\":\"moved\"").contains("Success");
     assertThat(sourceMetrics.scrape())
-        .contains(routed(sourceMetrics, "forwarded"))
+        .contains(routed(sourceMetrics, "handed_over"))
         .doesNotContain("route=\"local\"");
     assertThat(destinationMetrics.scrape()).contains(routed(destinationMetrics, "from_peer"));
   }
@@ -179,6 +179,27 @@ class HandedOverTargetTest {
     assertThat(sourceMetrics.scrape())
         .contains(routed(sourceMetrics, "local"))
         .contains("versio_webhook_forwarded_reviews_total{result=\"failed\"} 1.0");
+  }
+
+  @Test
+  void aStalledDestinationCostsAHandedOverReviewTheHedgeThenTheHeldPlanAnswers() throws Exception {
+    try (var frozen = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+      // accepts connections (the kernel does) and never says a word, as a stopped process
+      PeerRoutesFeed.replica(
+          routes, "gamma", "gamma-0", "127.0.0.1:" + frozen.getLocalPort(), List.of(TARGET));
+      handedOverTo.set("gamma");
+      long started = System.nanoTime();
+      var answer = review("stalled");
+      long millis = (System.nanoTime() - started) / 1_000_000;
+      assertThat(answer.statusCode()).isEqualTo(200);
+      assertThat(answer.body()).contains("\"uid\":\"stalled\"").contains("Success");
+      // the hedge is 250 ms and the budget 2 s: well under the budget, with room for a slow machine
+      assertThat(millis).as("answered after the hedge, not the budget").isLessThan(1500);
+      assertThat(sourceMetrics.scrape())
+          .contains(routed(sourceMetrics, "local"))
+          .contains("versio_webhook_forwarded_reviews_total{result=\"held_plan\"} 1.0")
+          .doesNotContain("result=\"failed\"");
+    }
   }
 
   @Test
