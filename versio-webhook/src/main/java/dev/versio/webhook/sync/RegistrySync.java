@@ -370,20 +370,8 @@ public final class RegistrySync implements AutoCloseable {
    * no front, the config is gone, or the destination serves it.
    */
   private String awaitedDestination(ConfigKey key, String target) {
-    var routes = peers;
-    if (routes == null) {
-      return null;
-    }
-    var destination = compilation.assignedServer(key).orElse(null);
-    if (destination == null || destination.equals(serverName)) {
-      return null;
-    }
-    var view = routes.view(destination);
-    boolean serves =
-        view.unreadable().isEmpty()
-            && view.reportingReplicas() > 0
-            && view.servedTargets().contains(target);
-    return serves ? null : destination;
+    var destination = movedTo(key);
+    return destination == null || serves(destination, target) ? null : destination;
   }
 
   /**
@@ -393,21 +381,29 @@ public final class RegistrySync implements AutoCloseable {
    * front, when the config is gone, or when the destination does not serve it yet.
    */
   private String servingDestination(ConfigKey key, String target) {
-    var routes = peers;
-    if (routes == null) {
+    var destination = movedTo(key);
+    return destination != null
+            && serves(destination, target)
+            && peers.holders(target).stream().anyMatch(p -> p.server().equals(destination))
+        ? destination
+        : null;
+  }
+
+  /** Behind the front, the other server {@code key} is assigned to now, or null. */
+  private String movedTo(ConfigKey key) {
+    if (peers == null) {
       return null;
     }
     var destination = compilation.assignedServer(key).orElse(null);
-    if (destination == null || destination.equals(serverName)) {
-      return null;
-    }
-    var view = routes.view(destination);
-    boolean serves =
-        view.unreadable().isEmpty()
-            && view.reportingReplicas() > 0
-            && view.servedTargets().contains(target)
-            && routes.holders(target).stream().anyMatch(p -> p.server().equals(destination));
-    return serves ? destination : null;
+    return destination == null || destination.equals(serverName) ? null : destination;
+  }
+
+  /** Whether every live replica of {@code server} reports serving {@code target} (one at least). */
+  private boolean serves(String server, String target) {
+    var view = peers.view(server);
+    return view.unreadable().isEmpty()
+        && view.reportingReplicas() > 0
+        && view.servedTargets().contains(target);
   }
 
   /**

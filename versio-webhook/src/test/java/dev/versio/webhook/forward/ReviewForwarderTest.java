@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.versio.testkit.tls.CertificateAuthority;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.net.PemKeyCertOptions;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,17 +43,9 @@ class ReviewForwarderTest {
    * certificate from {@code ca}; returns its port.
    */
   private int answeringPeer(CertificateAuthority ca, String name) throws Exception {
-    var cert = ca.issueServer("127.0.0.1");
     var server =
         vertx
-            .createHttpServer(
-                new HttpServerOptions()
-                    .setSsl(true)
-                    .setUseAlpn(true)
-                    .setKeyCertOptions(
-                        new PemKeyCertOptions()
-                            .setCertValue(Buffer.buffer(cert.certificatePem()))
-                            .setKeyValue(Buffer.buffer(cert.privateKeyPem()))))
+            .createHttpServer(dev.versio.webhook.http.LoopbackTls.serverOptions(ca))
             .requestHandler(
                 req ->
                     req.end()
@@ -64,7 +54,7 @@ class ReviewForwarderTest {
                                 req.response()
                                     .putHeader("Content-Type", "application/json")
                                     .end("{\"from\":\"" + name + "\"}")))
-            .listen(0, "127.0.0.1")
+            .listen()
             .toCompletionStage()
             .toCompletableFuture()
             .get(5, TimeUnit.SECONDS);
@@ -129,13 +119,21 @@ class ReviewForwarderTest {
    */
   private ReviewForwarder.Answer await(ReviewForwarder forwarder, String target, Duration max)
       throws Exception {
+    return await(forwarder, target, null, max);
+  }
+
+  /** As above, to the holders of {@code server} only (null: any holder). */
+  private ReviewForwarder.Answer await(
+      ReviewForwarder forwarder, String target, String server, Duration max) throws Exception {
     var answer = new java.util.concurrent.CompletableFuture<ReviewForwarder.Answer>();
     vertx
         .getOrCreateContext()
         .runOnContext(
             ignored ->
-                forwarder
-                    .forward(target, Buffer.buffer("{}"), "application/json")
+                (server == null
+                        ? forwarder.forward(target, Buffer.buffer("{}"), "application/json")
+                        : forwarder.forward(
+                            target, server, Buffer.buffer("{}"), "application/json"))
                     .onComplete(
                         ar -> {
                           if (ar.succeeded()) {
@@ -235,35 +233,15 @@ class ReviewForwarderTest {
         List.of("w.example.com"));
     try (var forwarder = hedgingForwarder(dir, ca, Duration.ofSeconds(2), Duration.ZERO)) {
       for (int i = 0; i < 4; i++) { // the turn would alternate between the two holders
-        var answer = awaitTo(forwarder, "w.example.com", "beta");
+        var answer = await(forwarder, "w.example.com", "beta", Duration.ofSeconds(5));
         assertThat(answer).isInstanceOf(ReviewForwarder.Answer.Relayed.class);
         assertThat(((ReviewForwarder.Answer.Relayed) answer).body().toString())
             .isEqualTo("{\"from\":\"beta-0\"}");
       }
-      assertThat(awaitTo(forwarder, "w.example.com", "gamma"))
+      assertThat(await(forwarder, "w.example.com", "gamma", Duration.ofSeconds(5)))
           .as("a server with no holder")
           .isInstanceOf(ReviewForwarder.Answer.NoHolder.class);
     }
-  }
-
-  private ReviewForwarder.Answer awaitTo(ReviewForwarder forwarder, String target, String server)
-      throws Exception {
-    var answer = new java.util.concurrent.CompletableFuture<ReviewForwarder.Answer>();
-    vertx
-        .getOrCreateContext()
-        .runOnContext(
-            ignored ->
-                forwarder
-                    .forward(target, server, Buffer.buffer("{}"), "application/json")
-                    .onComplete(
-                        ar -> {
-                          if (ar.succeeded()) {
-                            answer.complete(ar.result());
-                          } else {
-                            answer.completeExceptionally(ar.cause());
-                          }
-                        }));
-    return answer.get(5, TimeUnit.SECONDS);
   }
 
   @Test

@@ -23,10 +23,7 @@ import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
-import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.net.PemKeyCertOptions;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -71,7 +68,6 @@ class ConversionEndpointTest {
   @BeforeEach
   void startServer() throws Exception {
     ca = CertificateAuthority.create("endpoint-test");
-    var cert = ca.issueServer("127.0.0.1");
     vertx = Vertx.vertx();
     var otel =
         OpenTelemetrySdk.builder()
@@ -90,16 +86,7 @@ class ConversionEndpointTest {
             new ReviewTracing(otel));
     server =
         vertx
-            .createHttpServer(
-                new HttpServerOptions()
-                    .setHost("127.0.0.1")
-                    .setPort(0)
-                    .setSsl(true)
-                    .setUseAlpn(true)
-                    .setKeyCertOptions(
-                        new PemKeyCertOptions()
-                            .setCertValue(Buffer.buffer(cert.certificatePem()))
-                            .setKeyValue(Buffer.buffer(cert.privateKeyPem()))))
+            .createHttpServer(LoopbackTls.serverOptions(ca))
             .requestHandler(endpoint::handle)
             .listen()
             .toCompletionStage()

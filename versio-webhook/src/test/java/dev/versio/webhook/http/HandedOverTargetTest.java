@@ -14,10 +14,7 @@ import dev.versio.webhook.registry.Registry;
 import dev.versio.webhook.review.ReviewProcessor;
 import dev.versio.webhook.tracing.ReviewTracing;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
-import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.net.PemKeyCertOptions;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -111,18 +108,8 @@ class HandedOverTargetTest {
   }
 
   private HttpServer listen(ConversionEndpoint endpoint) throws Exception {
-    var cert = ca.issueServer("127.0.0.1");
     return vertx
-        .createHttpServer(
-            new HttpServerOptions()
-                .setHost("127.0.0.1")
-                .setPort(0)
-                .setSsl(true)
-                .setUseAlpn(true)
-                .setKeyCertOptions(
-                    new PemKeyCertOptions()
-                        .setCertValue(Buffer.buffer(cert.certificatePem()))
-                        .setKeyValue(Buffer.buffer(cert.privateKeyPem()))))
+        .createHttpServer(LoopbackTls.serverOptions(ca))
         .requestHandler(endpoint::handle)
         .listen()
         .toCompletionStage()

@@ -14,9 +14,6 @@ import dev.versio.webhook.registry.Registry;
 import dev.versio.webhook.review.ReviewProcessor;
 import dev.versio.webhook.tracing.ReviewTracing;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.net.PemKeyCertOptions;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -65,7 +62,6 @@ class ReviewBudgetTest {
 
   private void start(int loops) throws Exception {
     ca = CertificateAuthority.create("budget-test");
-    var cert = ca.issueServer("127.0.0.1");
     vertx = Vertx.vertx();
     registry.set(
         "widgets.example.com",
@@ -95,19 +91,7 @@ class ReviewBudgetTest {
             ReviewLimits.of(64L * 1024 * 1024, 256, BUDGET),
             ReviewTracing.off());
     var listeners =
-        ConversionListeners.start(
-                vertx,
-                new HttpServerOptions()
-                    .setHost("127.0.0.1")
-                    .setPort(0)
-                    .setSsl(true)
-                    .setUseAlpn(true)
-                    .setKeyCertOptions(
-                        new PemKeyCertOptions()
-                            .setCertValue(Buffer.buffer(cert.certificatePem()))
-                            .setKeyValue(Buffer.buffer(cert.privateKeyPem()))),
-                endpoint::handle,
-                loops)
+        ConversionListeners.start(vertx, LoopbackTls.serverOptions(ca), endpoint::handle, loops)
             .toCompletionStage()
             .toCompletableFuture()
             .get(10, TimeUnit.SECONDS);
