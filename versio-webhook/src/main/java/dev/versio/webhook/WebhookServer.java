@@ -1,7 +1,6 @@
 package dev.versio.webhook;
 
 import dev.versio.webhook.forward.Forwarding;
-import dev.versio.webhook.forward.Handovers;
 import dev.versio.webhook.forward.PeerRoutes;
 import dev.versio.webhook.forward.ReviewForwarder;
 import dev.versio.webhook.http.ConversionEndpoint;
@@ -234,7 +233,7 @@ public final class WebhookServer implements AutoCloseable {
             options.reviewLimits(),
             tracing,
             forwarder,
-            forwarder == null ? Handovers.NONE : sync::handedOverTo);
+            sync::handedOverTo);
     var httpsOptions =
         ServingTls.apply(
             new HttpServerOptions()

@@ -423,13 +423,12 @@ public final class RegistrySync implements AutoCloseable {
    * still find a holder.
    */
   private boolean namesFrontUntilServedBehindIt(ConfigKey key, String target) {
-    var routes = peers;
-    if (routes == null) {
+    if (peers == null) {
       return false;
     }
-    var destination = compilation.assignedServer(key).orElse(null);
+    var destination = movedTo(key);
     if (destination != null
-        && routes.holders(target).stream().anyMatch(p -> p.server().equals(destination))) {
+        && peers.holders(target).stream().anyMatch(p -> p.server().equals(destination))) {
       return false; // served behind the front (asked first: reading the target costs more)
     }
     var conversion = cluster.conversionOf(target);

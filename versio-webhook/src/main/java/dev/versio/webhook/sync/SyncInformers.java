@@ -30,6 +30,8 @@ import org.slf4j.LoggerFactory;
 final class SyncInformers implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SyncInformers.class);
   static final String XRD_CRD = XrdApi.CRD_NAME;
+  private static final io.fabric8.kubernetes.client.utils.KubernetesSerialization SERIALIZATION =
+      new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
 
   /** What a change in the cluster asks the sync to look at again. */
   interface Listener {
@@ -227,9 +229,6 @@ final class SyncInformers implements AutoCloseable {
     }
     return view;
   }
-
-  private static final io.fabric8.kubernetes.client.utils.KubernetesSerialization SERIALIZATION =
-      new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
 
   /** Whether XRDs are watched (Crossplane's API is installed). */
   boolean watchingXrds() {
