@@ -178,6 +178,16 @@ public final class OperatorCommand implements Callable<Integer> {
   Duration gateRequeue;
 
   @Option(
+      names = "--server-recheck",
+      defaultValue = "30s",
+      paramLabel = "DURATION",
+      converter = Durations.Converter.class,
+      description =
+          "How often a ready webhook server is looked at again: its URL probed (URL mode) and its"
+              + " serving certificate checked for renewal (default: 30s).")
+  Duration serverRecheck;
+
+  @Option(
       names = "--handover-grace",
       defaultValue = "30s",
       paramLabel = "DURATION",
@@ -376,6 +386,7 @@ public final class OperatorCommand implements Callable<Integer> {
     requirePort("--ops-port", opsPort);
     requirePositive("--resync-interval", resyncInterval);
     requirePositive("--gate-requeue", gateRequeue);
+    requirePositive("--server-recheck", serverRecheck);
     if (fanoutQps < 0 || Double.isNaN(fanoutQps) || Double.isInfinite(fanoutQps)) {
       throw new IllegalArgumentException(
           "--fanout-qps must be 0 (unpaced) or a positive number, not " + fanoutQps);
@@ -389,6 +400,7 @@ public final class OperatorCommand implements Callable<Integer> {
         .fanoutQps(fanoutQps)
         .resyncInterval(resyncInterval)
         .gateRequeue(gateRequeue)
+        .serverRecheck(serverRecheck)
         .handoverGrace(handoverGrace)
         .webhookServerImage(webhookServerImage)
         .serverNamespaces(trimmed(webhookServerNamespaces))

@@ -18,6 +18,8 @@ import java.util.Objects;
  * @param resyncInterval the periodic self-check of every config and server
  * @param gateRequeue how soon a config waiting on a gate (target, server) is looked at again
  * @param deletionRequeue how soon a blocked delete is looked at again
+ * @param serverRecheck how often a ready server is looked at again: its URL probed (URL mode) and
+ *     its serving certificate checked for renewal (a server not ready is looked at every 5 s)
  * @param reconcileThreads how many reconciles run at once
  * @param handoverGrace how long a move waits for a destination whose replicas report nothing at all
  *     before it goes ahead unverified
@@ -53,6 +55,7 @@ public record OperatorOptions(
     Duration resyncInterval,
     Duration gateRequeue,
     Duration deletionRequeue,
+    Duration serverRecheck,
     int reconcileThreads,
     Duration handoverGrace,
     String webhookServerImage,
@@ -78,6 +81,10 @@ public record OperatorOptions(
     Objects.requireNonNull(resyncInterval, "resyncInterval");
     Objects.requireNonNull(gateRequeue, "gateRequeue");
     Objects.requireNonNull(deletionRequeue, "deletionRequeue");
+    Objects.requireNonNull(serverRecheck, "serverRecheck");
+    if (!serverRecheck.isPositive()) {
+      throw new IllegalArgumentException("serverRecheck must be positive: " + serverRecheck);
+    }
     Objects.requireNonNull(handoverGrace, "handoverGrace");
     Objects.requireNonNull(coordination, "coordination");
     Objects.requireNonNull(webhookCa, "webhookCa");
@@ -199,6 +206,7 @@ public record OperatorOptions(
     b.resyncInterval = resyncInterval;
     b.gateRequeue = gateRequeue;
     b.deletionRequeue = deletionRequeue;
+    b.serverRecheck = serverRecheck;
     b.handoverGrace = handoverGrace;
     b.reconcileThreads = reconcileThreads;
     b.webhookServerImage = webhookServerImage;
@@ -227,6 +235,7 @@ public record OperatorOptions(
     private Duration resyncInterval = Duration.ofMinutes(5);
     private Duration gateRequeue = Duration.ofSeconds(15);
     private Duration deletionRequeue = Duration.ofSeconds(30);
+    private Duration serverRecheck = Duration.ofSeconds(30);
     private Duration handoverGrace = Duration.ofSeconds(30);
     private int reconcileThreads = 1;
     private String webhookServerImage = DEFAULT_WEBHOOK_SERVER_IMAGE;
@@ -291,6 +300,11 @@ public record OperatorOptions(
       return this;
     }
 
+    public Builder serverRecheck(Duration value) {
+      serverRecheck = value;
+      return this;
+    }
+
     public Builder handoverGrace(Duration value) {
       handoverGrace = value;
       return this;
@@ -314,6 +328,7 @@ public record OperatorOptions(
           resyncInterval,
           gateRequeue,
           deletionRequeue,
+          serverRecheck,
           reconcileThreads,
           handoverGrace,
           webhookServerImage,

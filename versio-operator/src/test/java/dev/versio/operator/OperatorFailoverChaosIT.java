@@ -85,6 +85,7 @@ class OperatorFailoverChaosIT {
   private final int configs = Integer.getInteger("chaos.configs", 120);
 
   private final int rounds = Integer.getInteger("chaos.rounds", 1);
+  private final long begun = System.nanoTime();
   private final int reconcileThreads = Integer.getInteger("chaos.reconcileThreads", 3);
   private final Random random = new Random(Long.getLong("chaos.seed", 20261201L));
   private final List<String> report = new ArrayList<>();
@@ -1060,8 +1061,11 @@ class OperatorFailoverChaosIT {
     return (System.nanoTime() - since) / 1e9;
   }
 
+  /** Each report line starts with the seconds since the test began, to show where time goes. */
   private void say(String format, Object... args) {
-    var line = String.format(java.util.Locale.ROOT, format, args);
+    var line =
+        String.format(java.util.Locale.ROOT, "[%5.1f s] ", seconds(begun))
+            + String.format(java.util.Locale.ROOT, format, args);
     report.add(line);
     System.out.println("CHAOS " + line);
   }

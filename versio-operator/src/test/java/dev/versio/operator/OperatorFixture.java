@@ -121,6 +121,8 @@ final class OperatorFixture {
         .allowUrlMode(true)
         .gateRequeue(Duration.ofSeconds(1))
         .deletionRequeue(Duration.ofSeconds(1))
+        // a stopped URL-mode replica or a renewal due on the test's clock is seen within 2 s
+        .serverRecheck(Duration.ofSeconds(2))
         .build();
   }
 

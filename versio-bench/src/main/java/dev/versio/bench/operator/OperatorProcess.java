@@ -65,7 +65,8 @@ public final class OperatorProcess {
         VersioOperator.start(
             client,
             OperatorOptions.defaults("versio-system").toBuilder()
-                .reconcileThreads(4)
+                // --operator-jvm-args "-Dbench.operator.reconcileThreads=N" to try another count
+                .reconcileThreads(Integer.getInteger("bench.operator.reconcileThreads", 4))
                 // a lab: replicas are processes (URL mode), every CRD here is the lab's own
                 .allowUrlMode(true)
                 .targetGroups(java.util.List.of("*"))

@@ -172,9 +172,16 @@ public final class OperatorScale {
         operatorJvmArgs.isEmpty() ? "" : " " + String.join(" ", operatorJvmArgs),
         timeout.toSeconds());
     say(
-        "machine: %d cores, Java %s, operator options: defaults (fan-out 50/s, 4 reconcile"
-            + " threads, no admission)",
-        Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+        "machine: %d cores, Java %s, operator options: defaults (fan-out 50/s, %d reconcile"
+            + " threads, no admission)%s",
+        Runtime.getRuntime().availableProcessors(),
+        System.getProperty("java.version"),
+        operatorJvmArgs.stream()
+            .filter(a -> a.startsWith("-Dbench.operator.reconcileThreads="))
+            .map(a -> Integer.parseInt(a.substring(a.indexOf('=') + 1)))
+            .findFirst()
+            .orElse(4),
+        operatorJvmArgs.isEmpty() ? "" : "; operator JVM flags " + operatorJvmArgs);
     var results = new ArrayList<Result>();
     for (int r = 1; r <= runs; r++) {
       say("");

@@ -156,8 +156,8 @@ public final class ServerReconciler
             && observation.certificateReady().ok()
             && observation.serviceReady().ok();
     // URL mode has nothing to watch, and the Deployment and Service are not watched until the
-    // operator owns them: look again soon while not ready, and every 30 s after
-    var again = ready ? Duration.ofSeconds(30) : Duration.ofSeconds(5);
+    // operator owns them: look again soon while not ready, and every --server-recheck (30 s) after
+    var again = ready ? options.serverRecheck() : Duration.ofSeconds(5);
     return UpdateControl.<ConversionWebhookServer>noUpdate().rescheduleAfter(again);
   }
 
