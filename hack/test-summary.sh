@@ -16,3 +16,12 @@ for kind in surefire failsafe; do
   total_pass=$((total_pass + tests - failures - errors - skipped))
 done
 echo "Tests: $total_pass passed, $total_fail failed, $total_skip skipped"
+# where the time went: the slowest test classes of both kinds (the CI run's budget is watched here)
+echo "Slowest test classes (seconds):"
+find "$root" -path '*/target/*-reports/TEST-*.xml' -not -path '*/node_modules/*' 2>/dev/null |
+  while IFS= read -r file; do
+    line=$(grep -m1 -o '<testsuite [^>]*>' "$file") || continue
+    time=$(sed -n 's/.* time="\([0-9.]*\)".*/\1/p' <<<"$line")
+    name=$(sed -n 's/.* name="\([^"]*\)".*/\1/p' <<<"$line")
+    printf '%8.1f  %s\n' "${time:-0}" "${name##*.}"
+  done | sort -rn | head -15

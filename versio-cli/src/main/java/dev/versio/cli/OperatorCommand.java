@@ -290,7 +290,7 @@ public final class OperatorCommand implements Callable<Integer> {
 
   @Option(
       names = "--max-concurrent-reconciles",
-      defaultValue = "1",
+      defaultValue = "4",
       paramLabel = "N",
       description =
           "How many reconciles of this replica run at once; replicas divide the configs between"

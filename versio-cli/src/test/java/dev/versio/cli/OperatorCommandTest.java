@@ -42,7 +42,8 @@ class OperatorCommandTest {
     assertThat(options.fanoutQps()).isEqualTo(50.0);
     assertThat(options.resyncInterval()).isEqualTo(Duration.ofMinutes(5));
     assertThat(options.gateRequeue()).isEqualTo(Duration.ofSeconds(15));
-    assertThat(options.reconcileThreads()).isEqualTo(1);
+    assertThat(options.serverRecheck()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(options.reconcileThreads()).isEqualTo(4);
     var coordination = options.coordination();
     assertThat(coordination.shards()).isEqualTo(256);
     assertThat(coordination.leaseDuration()).isEqualTo(Duration.ofSeconds(15));

@@ -167,6 +167,23 @@ public final class MovesUnderLoad {
           steps);
     }
 
+    /** These settings with the replicas' {@code --drain} set to {@code drain}. */
+    public Settings drainingFor(Duration drain) {
+      return new Settings(
+          duration,
+          rate,
+          drain,
+          handoverGate,
+          replicas,
+          perType,
+          warmUp,
+          dwell,
+          pause,
+          front,
+          renewEvery,
+          steps);
+    }
+
     /** These settings with every target naming its server's own endpoint (no front). */
     public Settings perServerEndpoints() {
       return new Settings(
