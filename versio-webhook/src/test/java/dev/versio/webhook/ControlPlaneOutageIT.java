@@ -28,7 +28,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ControlPlaneOutageIT {
   private static final ObjectMapper JSON = EngineJson.newMapper();
-  private static final Duration OUTAGE = Duration.ofSeconds(20);
+
+  /**
+   * Long enough for every request of the informers to fail and their watches to back off a few
+   * times (1, 2, 4 s), so that coming back is a real reconnection; 20 s before, which added about
+   * 10 s of outage and 6 s of a longer back-off to every CI run and proved nothing more: the
+   * replica has no rule that changes with the outage's length.
+   */
+  private static final Duration OUTAGE = Duration.ofSeconds(10);
 
   @Test
   void reviewsAreAnsweredThroughAnOutageAndAChangeAfterItReachesThePlan(@TempDir Path work)
@@ -98,7 +105,7 @@ class ControlPlaneOutageIT {
           controlPlane.startServers();
         }
         System.out.printf("reviews answered during a %s outage: %d%n", OUTAGE, answered);
-        assertThat(answered).isGreaterThan(50);
+        assertThat(answered).isGreaterThan(25); // at least 2.5 a second, as before
 
         // a change made once the control plane is back reaches the plan: the informers resumed
         var before = server.registry().get(crdName).orElseThrow().planHash();
