@@ -83,7 +83,7 @@ public record OperatorOptions(
     Objects.requireNonNull(deletionRequeue, "deletionRequeue");
     Objects.requireNonNull(serverRecheck, "serverRecheck");
     if (!serverRecheck.isPositive()) {
-      throw new IllegalArgumentException("serverRecheck must be positive: " + serverRecheck);
+      throw new IllegalArgumentException("--server-recheck must be positive, not " + serverRecheck);
     }
     Objects.requireNonNull(handoverGrace, "handoverGrace");
     Objects.requireNonNull(coordination, "coordination");
@@ -237,7 +237,7 @@ public record OperatorOptions(
     private Duration deletionRequeue = Duration.ofSeconds(30);
     private Duration serverRecheck = Duration.ofSeconds(30);
     private Duration handoverGrace = Duration.ofSeconds(30);
-    private int reconcileThreads = 1;
+    private int reconcileThreads = 4;
     private String webhookServerImage = DEFAULT_WEBHOOK_SERVER_IMAGE;
     private Coordination coordination = Coordination.defaults(Coordination.randomReplicaId());
     private java.util.Set<String> serverNamespaces = java.util.Set.of();
