@@ -474,8 +474,14 @@ class OperatorFailoverChaosIT {
     var others = targets.values().stream().filter(c -> !affected.contains(c)).toList();
     long killed = System.nanoTime();
     replicas.get(victim).kill();
-    var liveChurn = new LiveChurn(others).start();
     admission.remove(admissionPorts.get(victim)); // the pod is no longer ready: out of the Service
+    // the victim's connections die with it; in a cluster the apiserver sees that at once, here the
+    // round-robin must first pass each end on, and an admission call sent on such a connection
+    // meanwhile failed with EOF in one CI run: a delay of this harness, not of the webhook
+    assertThat(admission.awaitClosed(admissionPorts.get(victim), Duration.ofSeconds(10)))
+        .as("the round-robin closed every connection to the killed %s", victim)
+        .isTrue();
+    var liveChurn = new LiveChurn(others).start();
     var probe = new AdmissionProbe(client, targets.keySet().iterator().next(), server).start();
     // every affected config changes at the kill (in parallel, as many clients would edit them)
     var generations = new java.util.concurrent.ConcurrentHashMap<String, Long>();

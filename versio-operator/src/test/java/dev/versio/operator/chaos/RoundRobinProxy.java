@@ -6,7 +6,9 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -26,6 +28,7 @@ public final class RoundRobinProxy implements AutoCloseable {
   private final AtomicInteger next = new AtomicInteger();
   private final AtomicLong unreachable = new AtomicLong();
   private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+  private final Map<Integer, Integer> openPerEndpoint = new HashMap<>(); // guarded by itself
   private final Thread acceptor;
 
   private RoundRobinProxy(ServerSocket server) {
@@ -50,6 +53,28 @@ public final class RoundRobinProxy implements AutoCloseable {
 
   public void remove(int endpoint) {
     endpoints.remove(Integer.valueOf(endpoint));
+  }
+
+  /**
+   * Waits until no connection to {@code endpoint} is open any more: after a replica dies, this
+   * proxy must notice each of its connections end and close the client side too, a delay a real
+   * Service does not add (there the replica's own sockets reach the client). A harness that sends
+   * calls before then measures this proxy, not the webhook.
+   *
+   * @return whether they were all closed within {@code timeout}
+   */
+  public boolean awaitClosed(int endpoint, java.time.Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    synchronized (openPerEndpoint) {
+      while (openPerEndpoint.getOrDefault(endpoint, 0) > 0) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(openPerEndpoint, left);
+      }
+      return true;
+    }
   }
 
   /** Connections that found no endpoint or could not reach the one chosen. */
@@ -86,8 +111,18 @@ public final class RoundRobinProxy implements AutoCloseable {
     }
     open.add(client);
     open.add(upstream);
-    Thread.ofVirtual().start(() -> pipe(client, upstream));
-    pipe(upstream, client);
+    synchronized (openPerEndpoint) {
+      openPerEndpoint.merge(endpoint, 1, Integer::sum);
+    }
+    try {
+      Thread.ofVirtual().start(() -> pipe(client, upstream));
+      pipe(upstream, client); // both sides are closed when it returns
+    } finally {
+      synchronized (openPerEndpoint) {
+        openPerEndpoint.merge(endpoint, -1, Integer::sum);
+        openPerEndpoint.notifyAll();
+      }
+    }
   }
 
   /** Copies one direction; when it ends, closes both sides (as a dead peer would). */
