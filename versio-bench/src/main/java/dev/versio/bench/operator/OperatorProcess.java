@@ -49,6 +49,23 @@ import javax.management.openmbean.CompositeData;
  */
 public final class OperatorProcess {
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The operator's reconcile threads here unless {@code -D}{@value #THREADS_PROPERTY} says. */
+  static final int DEFAULT_THREADS = 4;
+
+  /** Another count, e.g. {@code --operator-jvm-args "-Dbench.operator.reconcileThreads=12"}. */
+  static final String THREADS_PROPERTY = "bench.operator.reconcileThreads";
+
+  /** The reconcile threads an operator JVM started with {@code jvmArgs} runs. */
+  static int reconcileThreads(List<String> jvmArgs) {
+    var prefix = "-D" + THREADS_PROPERTY + "=";
+    return jvmArgs.stream()
+        .filter(a -> a.startsWith(prefix))
+        .map(a -> Integer.parseInt(a.substring(prefix.length())))
+        .reduce((first, last) -> last) // the JVM takes the last one given
+        .orElse(DEFAULT_THREADS);
+  }
+
   private static final AtomicLong PEAK_SINCE_START = new AtomicLong();
   private static final AtomicLong PEAK_IN_WINDOW = new AtomicLong();
 
@@ -65,8 +82,7 @@ public final class OperatorProcess {
         VersioOperator.start(
             client,
             OperatorOptions.defaults("versio-system").toBuilder()
-                // --operator-jvm-args "-Dbench.operator.reconcileThreads=N" to try another count
-                .reconcileThreads(Integer.getInteger("bench.operator.reconcileThreads", 4))
+                .reconcileThreads(Integer.getInteger(THREADS_PROPERTY, DEFAULT_THREADS))
                 // a lab: replicas are processes (URL mode), every CRD here is the lab's own
                 .allowUrlMode(true)
                 .targetGroups(java.util.List.of("*"))

@@ -176,11 +176,7 @@ public final class OperatorScale {
             + " threads, no admission)%s",
         Runtime.getRuntime().availableProcessors(),
         System.getProperty("java.version"),
-        operatorJvmArgs.stream()
-            .filter(a -> a.startsWith("-Dbench.operator.reconcileThreads="))
-            .map(a -> Integer.parseInt(a.substring(a.indexOf('=') + 1)))
-            .findFirst()
-            .orElse(4),
+        OperatorProcess.reconcileThreads(operatorJvmArgs),
         operatorJvmArgs.isEmpty() ? "" : "; operator JVM flags " + operatorJvmArgs);
     var results = new ArrayList<Result>();
     for (int r = 1; r <= runs; r++) {
