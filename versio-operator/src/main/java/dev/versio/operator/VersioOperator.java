@@ -51,8 +51,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One operator process: informer caches, the config and server reconcilers on the Java Operator
  * SDK, the admission webhook and the ops listener ({@code /metrics}, {@code /healthz}, {@code
- * /readyz}). Start order: ops listener (so {@code /healthz} answers), caches, controllers,
- * admission, then ready.
+ * /readyz}). Start order: ops listener (so {@code /healthz} answers); Versio's CRDs Established;
+ * caches, with the admission webhook's TLS material and listener set up meanwhile; controllers; the
+ * admission webhook registered; then ready.
  */
 public final class VersioOperator implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(VersioOperator.class);
@@ -335,21 +336,39 @@ public final class VersioOperator implements AutoCloseable {
                                     s.getMetadata().getGeneration()))
                     .orElse(false),
             name -> serverTriggers.now(List.of(name))));
-    cache.start(CACHE_SYNC_TIMEOUT);
-    metrics.xrdApiAvailable(cache.xrdApiAvailable());
-    operator.start();
-    // shards are taken once the caches are full: gaining them resyncs what is in the caches
-    takeover.start();
-    coordinator.start();
-    LOG.info(
-        "replica {} joins lease group {} in namespace {} ({} shards)",
-        coordination.replicaId(),
-        OperatorOptions.Coordination.GROUP,
-        options.namespace(),
-        coordination.shards());
-    if (options.admission() != null) {
-      admission = AdmissionServer.start(client, options, clock, cache);
+    // the admission webhook's TLS material and listener are set up while the caches fill; it is
+    // registered once they are full
+    var admissionListening =
+        options.admission() == null
+            ? null
+            : new java.util.concurrent.FutureTask<>(
+                () -> AdmissionServer.listen(client, options, clock, cache));
+    if (admissionListening != null) {
+      Thread.ofPlatform().name("versio-admission-start").start(admissionListening);
+    }
+    try {
+      cache.start(CACHE_SYNC_TIMEOUT);
+      metrics.xrdApiAvailable(cache.xrdApiAvailable());
+      operator.start();
+      // shards are taken once the caches are full: gaining them resyncs what is in the caches
+      takeover.start();
+      coordinator.start();
+      LOG.info(
+          "replica {} joins lease group {} in namespace {} ({} shards)",
+          coordination.replicaId(),
+          OperatorOptions.Coordination.GROUP,
+          options.namespace(),
+          coordination.shards());
+    } catch (RuntimeException e) {
+      if (admissionListening != null) {
+        closeOnceListening(admissionListening);
+      }
+      throw e;
+    }
+    if (admissionListening != null) {
+      admission = awaitAdmission(admissionListening);
       closeables.add(admission);
+      admission.register();
     }
     ready = true;
     metrics.ready(true);
@@ -448,6 +467,34 @@ public final class VersioOperator implements AutoCloseable {
                 .withOnAddFilter(added)
                 .withOnUpdateFilter(meaningful)
                 .withRetry(retry()));
+  }
+
+  /** The admission server once it listens; its failure to listen, rethrown. */
+  private static AdmissionServer awaitAdmission(
+      java.util.concurrent.FutureTask<AdmissionServer> listening) {
+    try {
+      return listening.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while the admission webhook started", e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  /** When the start failed for another reason: the admission server is closed once it listens. */
+  private static void closeOnceListening(
+      java.util.concurrent.FutureTask<AdmissionServer> listening) {
+    try {
+      listening.get().close();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (java.util.concurrent.ExecutionException e) {
+      LOG.debug("the admission webhook did not start either: {}", e.getCause().getMessage());
+    }
   }
 
   /**

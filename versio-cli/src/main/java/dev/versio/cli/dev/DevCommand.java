@@ -117,7 +117,8 @@ public final class DevCommand implements Callable<Integer> {
     if (timeout.isZero()) {
       throw new IllegalArgumentException("--timeout must be longer than 0, e.g. 120s");
     }
-    var progress = new Progress(out, Clock.systemUTC());
+    // from the JVM's start: the time to ready a user sees includes starting this JVM
+    var progress = new Progress(out, Clock.systemUTC(), Progress.processStart());
     Story loaded;
     ControlPlaneAssets assets;
     try {
@@ -135,22 +136,29 @@ public final class DevCommand implements Callable<Integer> {
             progress, stop::isRequested, aotCache ? childAotCaches().orElse(null) : null);
     int code = 0;
     var phases = new StartupPhases(progress::elapsed);
+    phases.end("versio dev's JVM");
     try {
       session.startControlPlane(assets, workDir.toAbsolutePath().normalize());
       phases.end("control plane");
-      session.installVersioCrds();
+      // the children start first, as early as they can, and their JVMs start while the rest is
+      // set up: the webhook server's informers list until Versio's CRDs are served, the operator
+      // waits for them to be Established; it keeps its Leases in the namespace from the start
+      session.createNamespace();
       if (loaded.isXrd()) {
-        session.installXrdApi();
+        session.installXrdApi(); // the webhook server watches XRDs if their API exists at start
       }
-      var endpoint = session.createDefaultServer();
+      var endpoint = session.webhookEndpoint();
       var webhook = session.startWebhookServer(endpoint);
       var operator = session.startOperator();
-      phases.end("Versio's CRDs and server");
+      session.installVersioCrds();
+      session.createDefaultServer(endpoint);
+      session.applyStoryDefinition(loaded);
+      phases.end("Versio's CRDs, server and the story's CRD");
       session.awaitReady(webhook, "webhook server ready (" + endpoint.url() + ")");
       phases.end("webhook server");
       session.awaitReady(operator, "operator ready");
-      phases.end("operator (started with the webhook server)");
-      session.applyStory(loaded);
+      phases.end("operator");
+      session.applyStoryConfig(loaded);
       session.awaitApplied(loaded, timeout);
       session.followXrd(loaded);
       var failed = session.checkConversions(loaded);
@@ -272,7 +280,9 @@ public final class DevCommand implements Callable<Integer> {
         Runtime.version().toString(),
         System.getProperty("java.class.path"),
         // the children inherit these, and a cache recorded under other JVM flags may not fit
-        java.util.Objects.toString(System.getenv("JDK_JAVA_OPTIONS"), "")
+        String.join(" ", DevSession.CHILD_JVM_FLAGS)
+            + "|"
+            + java.util.Objects.toString(System.getenv("JDK_JAVA_OPTIONS"), "")
             + "|"
             + java.util.Objects.toString(System.getenv("JAVA_TOOL_OPTIONS"), ""));
   }

@@ -64,13 +64,21 @@ final class DevSession implements AutoCloseable {
    * The children's JVM flags (besides the AOT cache's): a cache fits only a JVM started with the
    * same ones, so its check uses them too.
    */
-  private static final List<String> CHILD_JVM_FLAGS =
-      List.of("--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED");
+  /**
+   * The children's JVM flags. C1 only ({@code TieredStopAtLevel=1}): a local replica's peak
+   * throughput is not the point, and C2 compiling the start's hot code took about 2 s of CPU from
+   * each child on a 2-core machine, where the control plane and the other child start too.
+   */
+  static final List<String> CHILD_JVM_FLAGS =
+      List.of(
+          "--sun-misc-unsafe-memory-access=allow",
+          "--enable-native-access=ALL-UNNAMED",
+          "-XX:TieredStopAtLevel=1");
 
   /** Exit codes of a JVM that ended by itself: normally, on SIGINT, on SIGTERM. */
   private static final java.util.Set<Integer> STOPPED_BY_ITSELF = java.util.Set.of(0, 130, 143);
 
-  private static final Duration POLL = Duration.ofMillis(200);
+  private static final Duration POLL = Duration.ofMillis(50);
 
   /** A child JVM and its plain-HTTP ops port ({@code /readyz}). */
   record Child(String name, ManagedProcess process, int opsPort) {}
@@ -164,6 +172,10 @@ final class DevSession implements AutoCloseable {
     }
     names.forEach(name -> Crds.awaitEstablished(client, name));
     progress.step("Versio CRDs installed (" + String.join(", ", names) + ")");
+  }
+
+  /** Creates the namespace {@code versio-system}, where the operator keeps its Leases. */
+  void createNamespace() {
     client
         .namespaces()
         .resource(
@@ -183,8 +195,8 @@ final class DevSession implements AutoCloseable {
             + ".apiextensions.crossplane.io)");
   }
 
-  /** Mints the webhook server's certificate and creates the default ConversionWebhookServer. */
-  WebhookEndpoint createDefaultServer() {
+  /** Picks the webhook server's ports and mints its certificate (no apiserver involved). */
+  WebhookEndpoint webhookEndpoint() {
     var tlsDir = controlPlane.directory().resolve("webhook-server-tls");
     String caBundle;
     try {
@@ -197,13 +209,17 @@ final class DevSession implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the webhook certificate to " + tlsDir, e);
     }
-    var endpoint = new WebhookEndpoint(ports[0], ports[1], tlsDir, caBundle);
+    return new WebhookEndpoint(ports[0], ports[1], tlsDir, caBundle);
+  }
+
+  /** Creates the default ConversionWebhookServer, in URL mode at {@code endpoint}. */
+  void createDefaultServer(WebhookEndpoint endpoint) {
     var server = new ConversionWebhookServer();
     server.setMetadata(new ObjectMetaBuilder().withName(SERVER).build());
     var spec = new ConversionWebhookServerSpec();
     spec.isDefault = true;
     spec.url = endpoint.url().toString();
-    spec.caBundle = caBundle;
+    spec.caBundle = endpoint.caBundle();
     server.setSpec(spec);
     client.resource(server).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
     progress.step(
@@ -212,7 +228,6 @@ final class DevSession implements AutoCloseable {
             + " created (default: true, URL mode: "
             + endpoint.url()
             + ")");
-    return endpoint;
   }
 
   // ---- child processes ----
@@ -262,6 +277,9 @@ final class DevSession implements AutoCloseable {
             // a local loop is quick: look at waiting configs again every 2 s, not every 15 s
             "--gate-requeue",
             "2s",
+            // one replica: 8 shard Leases to take at start, not 256 writes to a busy apiserver
+            "--shards",
+            "8",
             // development: the replica runs as a process here (URL mode), and every CRD the user
             // applies to this private control plane may be converted without its annotation
             "--allow-url-mode",
@@ -411,9 +429,10 @@ final class DevSession implements AutoCloseable {
 
   /**
    * Applies the story's CRD (for an XRD story: the XRD, the CRD Crossplane would generate, and the
-   * XRD's Established condition) and config, and creates its samples at the storage version.
+   * XRD's Established condition) and creates its samples at the storage version, which needs no
+   * conversion yet.
    */
-  void applyStory(Story story) {
+  void applyStoryDefinition(Story story) {
     if (story.isXrd()) {
       client.resource(story.xrd()).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
     }
@@ -433,6 +452,14 @@ final class DevSession implements AutoCloseable {
             + "; storage "
             + story.storageVersion()
             + ")");
+    createSamples(story);
+  }
+
+  /**
+   * Applies the story's config; after the operator is ready, so that its admission webhook checks
+   * the config as it would in a cluster.
+   */
+  void applyStoryConfig(Story story) {
     try {
       client
           .resource(story.config())
@@ -452,6 +479,9 @@ final class DevSession implements AutoCloseable {
             + " "
             + story.configName()
             + " applied");
+  }
+
+  private void createSamples(Story story) {
     for (var sample : story.toCreate()) {
       var object = copyForCreate(sample.object());
       if (story.namespaced()) {

@@ -12,9 +12,21 @@ final class Progress {
   private final Instant started;
 
   Progress(PrintWriter out, InstantSource clock) {
+    this(out, clock, clock.instant());
+  }
+
+  /**
+   * @param started the moment the times count from, e.g. {@link #processStart()}
+   */
+  Progress(PrintWriter out, InstantSource clock, Instant started) {
     this.out = out;
     this.clock = clock;
-    this.started = clock.instant();
+    this.started = started;
+  }
+
+  /** When this process started (the JVM's exec), or now where the system does not say. */
+  static Instant processStart() {
+    return ProcessHandle.current().info().startInstant().orElseGet(Instant::now);
   }
 
   /** One progress line. */

@@ -86,8 +86,9 @@ class DevCommandIT {
     assertThat(read(output))
         .as("where the start-up went, by phase and in the webhook server's own words")
         .containsPattern(
-            "start-up \\d+\\.\\d s: control plane \\d+\\.\\d s, Versio's CRDs and server"
-                + " \\d+\\.\\d s, webhook server \\d+\\.\\d s, operator .* story \\d+\\.\\d s")
+            "start-up \\d+\\.\\d s: versio dev's JVM \\d+\\.\\d s, control plane \\d+\\.\\d s,"
+                + " Versio's CRDs, server and the story's CRD \\d+\\.\\d s, webhook server"
+                + " \\d+\\.\\d s, operator \\d+\\.\\d s, story \\d+\\.\\d s")
         .contains("start-up of webhook server default: ready ");
     var kubeconfig = Path.of(kubectl.getFirst().split(" ")[2]);
 

@@ -94,6 +94,31 @@ public final class AdmissionServer implements AutoCloseable {
         () -> new LiveClusterView(client));
   }
 
+  /**
+   * The first half of {@link #start(KubernetesClient, OperatorOptions, Clock, ClusterCache)}:
+   * ensures TLS material and listens, but does not register the webhook, so the apiserver sends no
+   * review yet; {@link #register()} does. The operator does this while its caches fill, and
+   * registers once they are full: a check that reads the caches never sees them half filled.
+   */
+  public static AdmissionServer listen(
+      KubernetesClient client, OperatorOptions options, Clock clock, ClusterCache cache) {
+    var serialization = client.getKubernetesSerialization();
+    var server =
+        new AdmissionServer(
+            client,
+            options,
+            clock,
+            () -> new CachedClusterView(cache, serialization),
+            () -> new LiveClusterView(client));
+    try {
+      server.listen();
+      return server;
+    } catch (RuntimeException e) {
+      server.close();
+      throw e;
+    }
+  }
+
   private static AdmissionServer start(
       KubernetesClient client,
       OperatorOptions options,
@@ -102,7 +127,8 @@ public final class AdmissionServer implements AutoCloseable {
       Supplier<ClusterView> confirmDenials) {
     var server = new AdmissionServer(client, options, clock, views, confirmDenials);
     try {
-      server.startUp();
+      server.listen();
+      server.register();
       return server;
     } catch (RuntimeException e) {
       server.close();
@@ -110,7 +136,7 @@ public final class AdmissionServer implements AutoCloseable {
     }
   }
 
-  private void startUp() {
+  private void listen() {
     var admission = options.admission();
     material = ensureTls();
     var processor =
@@ -146,6 +172,14 @@ public final class AdmissionServer implements AutoCloseable {
                 + ":"
                 + admission.port()
                 + "; choose a free --admission-port");
+  }
+
+  /**
+   * Registers the ValidatingWebhookConfiguration that sends reviews here, and from then on keeps
+   * TLS material and registration current; after {@link #listen}.
+   */
+  public void register() {
+    var admission = options.admission();
     register(material);
     serving = true;
     LOG.info(

@@ -126,8 +126,9 @@ public final class ClusterCache implements AutoCloseable {
             }));
   }
 
-  private static boolean established(CustomResourceDefinition crd) {
-    return crd.getStatus() != null
+  static boolean established(CustomResourceDefinition crd) {
+    return crd != null
+        && crd.getStatus() != null
         && crd.getStatus().getConditions() != null
         && crd.getStatus().getConditions().stream()
             .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
@@ -149,8 +150,13 @@ public final class ClusterCache implements AutoCloseable {
     return List.copyOf(out);
   }
 
-  /** Starts every informer and waits until the caches are filled. */
+  /**
+   * Waits until Versio's own CRDs are Established, then starts every informer and waits until the
+   * caches are filled, all within {@code timeout}.
+   */
   public void start(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    OwnCrds.await(client, deadline);
     var all = fixedInformers();
     for (var informer : all) {
       informer.exceptionHandler(
@@ -163,7 +169,6 @@ public final class ClusterCache implements AutoCloseable {
           });
       informer.start();
     }
-    long deadline = System.nanoTime() + timeout.toNanos();
     for (var informer : all) {
       while (!informer.hasSynced()) {
         if (System.nanoTime() > deadline) {
