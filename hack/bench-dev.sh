@@ -78,7 +78,8 @@ run() {
   printf '%s %s %.1f\n' "$variant" "$ready" "$stop" >>"$results"
   {
     echo "== $variant: ready after $ready s (its own figure: $own s), stopped $(printf '%.1f' "$stop") s after SIGTERM (load $(cut -d' ' -f1 /proc/loadavg))"
-    grep -E '^  start-up|started \(pid|AOT cache kept' "$log" | sed 's/^ */    /'
+    # the run's temporary folder as <tmp>: the output is committed, this machine's paths are not
+    grep -E '^  start-up|started \(pid|AOT cache kept' "$log" | sed -e 's/^ */    /' -e "s|$work|<tmp>|g"
   } | tee -a "$out"
 }
 

@@ -61,10 +61,10 @@ if [ "${1:-}" = "--shard-movement" ]; then
 fi
 if [ "${1:-}" = "--review-memory" ]; then
   shift
-  exec "${java[@]}" "-Xmx${heap:-2g}" -Dversio.examples="$root/examples" -cp "$cp" dev.versio.bench.webhook.ReviewMemory "$@"
+  exec "${java[@]}" "-Xmx${heap:-2g}" -Dversio.examples=examples -cp "$cp" dev.versio.bench.webhook.ReviewMemory "$@"
 fi
 if [ "${1:-}" = "--retained-heap" ]; then
   shift
   exec "${java[@]}" "-Xmx${heap:-2g}" -cp "$cp" dev.versio.bench.engine.RetainedHeapPerLeaf "$@"
 fi
-exec "${java[@]}" -Dversio.examples="$root/examples" -cp "$cp" org.openjdk.jmh.Main "$@"
+exec "${java[@]}" -Dversio.examples=examples -cp "$cp" org.openjdk.jmh.Main "$@"
