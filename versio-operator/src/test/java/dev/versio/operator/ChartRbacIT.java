@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.versio.api.server.ConversionWebhookServer;
-import dev.versio.operator.OperatorOptions.Admission;
 import dev.versio.testkit.ControlPlane;
 import dev.versio.testkit.Crds;
 import dev.versio.testkit.KubeApiServerTest;
@@ -20,7 +19,6 @@ import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Subject;
 import io.fabric8.kubernetes.api.model.rbac.SubjectBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -62,17 +60,9 @@ class ChartRbacIT {
     int admissionPort = LoopbackPorts.free();
     // the chart's default: servers' children only in the operator's namespace, watched there
     var options =
-        OperatorFixture.options().toBuilder()
-            .serverNamespaces(List.of())
-            .build()
-            .withAdmission(
-                new Admission(
-                    admissionPort,
-                    URI.create("https://127.0.0.1:" + admissionPort),
-                    null,
-                    443,
-                    "versio-operator-admission-tls",
-                    "versio-operator-admission"));
+        OperatorFixture.withUrlAdmission(
+            OperatorFixture.options().toBuilder().serverNamespaces(List.of()).build(),
+            admissionPort);
 
     try (var webhook =
             OperatorFixture.startWebhookServer(controlPlane.adminClient(), "rbac-url", certDir);

@@ -110,6 +110,21 @@ final class OperatorFixture {
   }
 
   /**
+   * {@code options} with the admission webhook in URL mode on 127.0.0.1:{@code port}, under the
+   * chart's Secret and ValidatingWebhookConfiguration names.
+   */
+  static OperatorOptions withUrlAdmission(OperatorOptions options, int port) {
+    return options.withAdmission(
+        new OperatorOptions.Admission(
+            port,
+            java.net.URI.create("https://127.0.0.1:" + port),
+            null,
+            443,
+            "versio-operator-admission-tls",
+            "versio-operator-admission"));
+  }
+
+  /**
    * Options for tests: ops on a free port, short gate requeues, servers' children in any namespace
    * (each test puts them in its own), every target consenting (each test makes its own CRDs), URL
    * mode on (replicas run as processes here).

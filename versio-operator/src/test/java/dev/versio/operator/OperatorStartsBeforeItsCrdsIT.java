@@ -3,7 +3,6 @@ package dev.versio.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.versio.operator.OperatorOptions.Admission;
 import dev.versio.testkit.Crds;
 import dev.versio.testkit.KubeApiServerTest;
 import dev.versio.testkit.process.LoopbackPorts;
@@ -35,17 +34,8 @@ class OperatorStartsBeforeItsCrdsIT {
     int opsPort = LoopbackPorts.free();
     int admissionPort = LoopbackPorts.free();
     var options =
-        OperatorFixture.options().toBuilder()
-            .opsPort(opsPort)
-            .build()
-            .withAdmission(
-                new Admission(
-                    admissionPort,
-                    URI.create("https://127.0.0.1:" + admissionPort),
-                    null,
-                    443,
-                    "versio-operator-admission-tls",
-                    "versio-operator-admission"));
+        OperatorFixture.withUrlAdmission(
+            OperatorFixture.options().toBuilder().opsPort(opsPort).build(), admissionPort);
     // a thread of its own: the client completes its requests on the common pool, which a start
     // blocked in there would starve on a 2-core machine
     var starting = new FutureTask<>(() -> VersioOperator.start(client, options, Clock.systemUTC()));

@@ -85,13 +85,14 @@ public final class AdmissionServer implements AutoCloseable {
    */
   public static AdmissionServer start(
       KubernetesClient client, OperatorOptions options, Clock clock, ClusterCache cache) {
-    var serialization = client.getKubernetesSerialization();
-    return start(
-        client,
-        options,
-        clock,
-        () -> new CachedClusterView(cache, serialization),
-        () -> new LiveClusterView(client));
+    var server = listen(client, options, clock, cache);
+    try {
+      server.register();
+      return server;
+    } catch (RuntimeException e) {
+      server.close();
+      throw e;
+    }
   }
 
   /**
