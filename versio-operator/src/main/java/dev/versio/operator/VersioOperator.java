@@ -359,7 +359,7 @@ public final class VersioOperator implements AutoCloseable {
           OperatorOptions.Coordination.GROUP,
           options.namespace(),
           coordination.shards());
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       if (admissionListening != null) {
         closeOnceListening(admissionListening);
       }
@@ -481,19 +481,36 @@ public final class VersioOperator implements AutoCloseable {
       if (e.getCause() instanceof RuntimeException runtime) {
         throw runtime;
       }
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
       throw new IllegalStateException(e.getCause());
     }
   }
 
-  /** When the start failed for another reason: the admission server is closed once it listens. */
+  /**
+   * When the start failed for another reason: the admission server is closed once it listens (an
+   * interrupted start too, which is why this wait ignores interrupts and restores the flag after).
+   */
   private static void closeOnceListening(
       java.util.concurrent.FutureTask<AdmissionServer> listening) {
+    boolean interrupted = false;
     try {
-      listening.get().close();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (java.util.concurrent.ExecutionException e) {
-      LOG.debug("the admission webhook did not start either: {}", e.getCause().getMessage());
+      while (true) {
+        try {
+          listening.get().close();
+          return;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (java.util.concurrent.ExecutionException e) {
+          LOG.debug("the admission webhook did not start either: {}", e.getCause().toString());
+          return;
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

@@ -56,18 +56,17 @@ final class DevSession implements AutoCloseable {
 
   private static final Duration CHILD_READY_TIMEOUT = Duration.ofSeconds(90);
   private static final Duration CHILD_STOP_GRACE = Duration.ofSeconds(10);
+  private static final Duration UNREADY_STOP_GRACE = Duration.ofSeconds(2);
 
   /** A JVM recording its AOT cache writes it on its way out: seconds on a busy machine. */
   private static final Duration RECORDING_STOP_GRACE = Duration.ofSeconds(60);
 
   /**
    * The children's JVM flags (besides the AOT cache's): a cache fits only a JVM started with the
-   * same ones, so its check uses them too.
-   */
-  /**
-   * The children's JVM flags. C1 only ({@code TieredStopAtLevel=1}): a local replica's peak
-   * throughput is not the point, and C2 compiling the start's hot code took about 2 s of CPU from
-   * each child on a 2-core machine, where the control plane and the other child start too.
+   * same ones, so its digest includes them. C1 only ({@code TieredStopAtLevel=1}): a local
+   * replica's peak throughput is not the point, and C2 compiling the start's hot code took about 2
+   * s of CPU from each child on a 2-core machine, where the control plane and the other child start
+   * too.
    */
   static final List<String> CHILD_JVM_FLAGS =
       List.of(
@@ -709,6 +708,17 @@ final class DevSession implements AutoCloseable {
   private void stop(Child child) {
     // not synchronized: close() holds the lock while it waits for these stops
     var recording = recordings.get(child.name());
+    if (!ready.contains(child.name())) {
+      // stopped while starting: it may be waiting in its start (e.g. the operator for Versio's
+      // CRDs), which SIGTERM does not cut short, and a recording of it would not be kept anyway
+      ProcessHandle.of(child.process().pid())
+          .ifPresent(h -> h.descendants().forEach(ProcessHandle::destroyForcibly));
+      child.process().stop(UNREADY_STOP_GRACE);
+      if (recording != null) {
+        ChildAotCaches.keep(recording, false, this::startsWith);
+      }
+      return;
+    }
     if (recording == null) {
       child.process().stop(CHILD_STOP_GRACE);
       return;

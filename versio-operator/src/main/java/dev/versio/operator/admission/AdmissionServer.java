@@ -50,6 +50,7 @@ public final class AdmissionServer implements AutoCloseable {
   private volatile HttpServer https;
   private volatile TlsMaterial material;
   private volatile boolean serving;
+  private volatile boolean registered; // set once by register(), never reset
   private long refreshTimer = -1;
 
   private AdmissionServer(
@@ -167,7 +168,23 @@ public final class AdmissionServer implements AutoCloseable {
     TlsPolicy.CIPHER_SUITES.forEach(httpsOptions::addEnabledCipherSuite);
     https =
         await(
-            vertx.createHttpServer(httpsOptions).requestHandler(endpoint::handle).listen(),
+            vertx
+                .createHttpServer(httpsOptions)
+                .requestHandler(
+                    request -> {
+                      // listening, not yet registered: reviews that reach it anyway (a URL-mode
+                      // configuration left by an earlier run) are not answered from caches that
+                      // may still be filling
+                      if (!registered) {
+                        request
+                            .response()
+                            .setStatusCode(503)
+                            .end("the operator is starting: its caches are not filled yet");
+                        return;
+                      }
+                      endpoint.handle(request);
+                    })
+                .listen(),
             "cannot listen for admission reviews on "
                 + options.host()
                 + ":"
@@ -181,6 +198,7 @@ public final class AdmissionServer implements AutoCloseable {
    */
   public void register() {
     var admission = options.admission();
+    registered = true; // before the configuration exists: the first review it sends is answered
     register(material);
     serving = true;
     LOG.info(

@@ -6,6 +6,7 @@ import dev.versio.api.server.ConversionWebhookServer;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
@@ -57,7 +58,23 @@ final class OwnCrds {
     var api = client.apiextensions().v1().customResourceDefinitions();
     boolean logged = false;
     while (true) {
-      var missing = notEstablished(NAMES, name -> api.withName(name).get());
+      List<String> missing;
+      try {
+        missing = notEstablished(NAMES, name -> api.withName(name).get());
+      } catch (KubernetesClientException e) {
+        if (e.getCode() == 401 || e.getCode() == 403) {
+          throw new IllegalStateException(
+              "cannot read Versio's CRDs ("
+                  + e.getMessage()
+                  + "): the operator needs get on customresourcedefinitions (docs/install.md)",
+              e);
+        }
+        // the apiserver busy or briefly away: the informers would retry too, so this does
+        missing = NAMES;
+        if (!logged) {
+          LOG.warn("cannot read Versio's CRDs yet, retrying: {}", e.getMessage());
+        }
+      }
       if (missing.isEmpty()) {
         if (logged) {
           LOG.info("Versio's CRDs are Established; starting the caches");

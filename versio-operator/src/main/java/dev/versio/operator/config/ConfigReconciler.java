@@ -122,15 +122,17 @@ public abstract class ConfigReconciler<
     var observation = run.observe();
     var now = clock.instant();
     var decision = ConfigStatusPolicy.next(previous, observation, now);
+    var migrationRecheck = Optional.<Duration>empty();
     if (storageMigration != null && run.targetView != null) {
-      storageMigration.fold(
-          config,
-          config.getSpec(),
-          previous,
-          decision.status(),
-          kind.migrationTarget(cache, run.targetView).orElse(null),
-          run.generation,
-          now);
+      migrationRecheck =
+          storageMigration.fold(
+              config,
+              config.getSpec(),
+              previous,
+              decision.status(),
+              kind.migrationTarget(cache, run.targetView).orElse(null),
+              run.generation,
+              now);
     }
     var retirementRecheck =
         retirement == null
@@ -190,8 +192,12 @@ public abstract class ConfigReconciler<
       // a default flip can leave many configs waiting on the handover gate at once
       triggers.later(config.getMetadata().getName(), options.gateRequeue());
     } else {
-      // which versions may be retired can change by time alone (a use ages out)
-      retirementRecheck.ifPresent(in -> triggers.later(config.getMetadata().getName(), in));
+      // which versions may be retired can change by time alone (a use ages out), and a storage
+      // migration may start once the conversion has settled: one recheck, the sooner of the two
+      java.util.stream.Stream.of(retirementRecheck, migrationRecheck)
+          .flatMap(Optional::stream)
+          .min(Duration::compareTo)
+          .ifPresent(in -> triggers.later(config.getMetadata().getName(), in));
     }
     return UpdateControl.noUpdate();
   }

@@ -11,8 +11,10 @@ import dev.versio.operator.status.Conditions;
 import dev.versio.operator.status.Phase;
 import dev.versio.operator.write.ClusterWriter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The last step of a config's reconcile: starts, continues or cancels the target's storage
@@ -21,6 +23,14 @@ import java.util.Objects;
  * phase as an Event.
  */
 final class StorageMigrationStep {
+  /**
+   * How long after the config became Applied a run may start: the apiserver takes up a CRD's new
+   * {@code spec.conversion} a moment after it is written (about a second on the test control
+   * plane), and an object re-stored before that is relabelled by the old strategy instead of
+   * converted.
+   */
+  static final Duration SETTLE = Duration.ofSeconds(10);
+
   private final StorageMigrations migrations;
   private final ClusterWriter writer;
 
@@ -32,20 +42,29 @@ final class StorageMigrationStep {
   /**
    * @param previous the status as last written
    * @param next the status this reconcile writes (changed here)
-   * @param stored the CRDs to re-store as this reconcile found them, or null when it found none
+   * @param found the CRDs to re-store as this reconcile found them, or null when it found none
+   * @return how long until a run held back by {@link #SETTLE} may start, to look again then
    */
-  void fold(
+  Optional<Duration> fold(
       HasMetadata config,
       ConversionConfigSpec spec,
       ConversionConfigStatus previous,
       ConversionConfigStatus next,
-      MigrationTarget stored,
+      MigrationTarget found,
       long generation,
       Instant now) {
-    if (spec == null || stored == null) {
-      return;
+    if (spec == null || found == null) {
+      return Optional.empty();
     }
     boolean applied = Phase.of(next.phase) == Phase.APPLIED;
+    var settling = applied ? settling(next, now) : Optional.<Duration>empty();
+    var stored =
+        settling.isEmpty()
+            ? found
+            : found.notReadyBecause(
+                "the conversion was applied less than "
+                    + SETTLE.toSeconds()
+                    + " s ago, and the apiserver takes it up a moment after it is written");
     var before = previous == null ? null : previous.storageMigration;
     next.storageMigration =
         migrations.observe(
@@ -68,6 +87,28 @@ final class StorageMigrationStep {
                     now),
             () -> Conditions.remove(next.conditions, Conditions.STORAGE_MIGRATED));
     announce(config, before, next.storageMigration);
+    return settling;
+  }
+
+  /**
+   * How long until the config has been Applied for {@link #SETTLE}, by its {@code Applied}
+   * condition; empty once it has (or when the condition has no time).
+   */
+  static Optional<Duration> settling(ConversionConfigStatus status, Instant now) {
+    return Conditions.find(status.conditions, Conditions.APPLIED)
+        .filter(c -> "True".equals(c.getStatus()) && c.getLastTransitionTime() != null)
+        .flatMap(c -> since(c.getLastTransitionTime()))
+        .map(since -> Duration.between(now, since.plus(SETTLE)))
+        .filter(Duration::isPositive);
+  }
+
+  private static Optional<Instant> since(String time) {
+    try {
+      return Optional.of(Instant.parse(time));
+    } catch (java.time.format.DateTimeParseException e) {
+      return Optional
+          .empty(); // written by this operator in ISO form; an odd one holds nothing back
+    }
   }
 
   /** Stops the migration of a config being deleted. */

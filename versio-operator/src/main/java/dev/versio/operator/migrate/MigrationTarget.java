@@ -35,6 +35,11 @@ public record MigrationTarget(List<StorageTarget> crds, String notReady) {
     }
   }
 
+  /** The same CRDs, not ready for {@code why} (unless they are not ready already). */
+  public MigrationTarget notReadyBecause(String why) {
+    return notReady != null ? this : new MigrationTarget(crds, why);
+  }
+
   /** One CRD, ready. */
   public static MigrationTarget of(StorageTarget crd) {
     return new MigrationTarget(List.of(crd), null);

@@ -121,6 +121,54 @@ class AdmissionIT {
 
   @Test
   void theEndpointSpeaksHttpsWithTheSecretsCertificateAndRefusesMalformedBodies() throws Exception {
+    try (var http = trustingTheSecretsCa(options)) {
+      var uri = URI.create("https://127.0.0.1:" + server.port() + "/validate/crdconversionconfig");
+
+      var malformed =
+          http.send(
+              HttpRequest.newBuilder(uri)
+                  .POST(HttpRequest.BodyPublishers.ofString("{oops"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      var get =
+          http.send(
+              HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
+
+      assertThat(malformed.statusCode()).isEqualTo(400);
+      assertThat(malformed.body()).startsWith("the request body is not JSON");
+      assertThat(get.statusCode()).isEqualTo(405);
+    }
+  }
+
+  @Test
+  void aListenerNotYetRegisteredAnswers503UntilRegisteredSoHalfFilledCachesAnswerNothing(
+      KubeTestScope scope) throws Exception {
+    // what the operator does while its caches fill: listening, not registered
+    var starting = urlModeOptions(scope.namespace(), "starting", OperatorOptions::withAdmission);
+    try (var cache = new dev.versio.operator.cluster.ClusterCache(client, false);
+        var listening = AdmissionServer.listen(client, starting, Clock.systemUTC(), cache);
+        var http = trustingTheSecretsCa(starting)) {
+      var uri =
+          URI.create("https://127.0.0.1:" + listening.port() + "/validate/crdconversionconfig");
+      var malformed =
+          HttpRequest.newBuilder(uri).POST(HttpRequest.BodyPublishers.ofString("{oops")).build();
+
+      var before = http.send(malformed, HttpResponse.BodyHandlers.ofString());
+      assertThat(listening.serving()).isFalse();
+      listening.register();
+      var after = http.send(malformed, HttpResponse.BodyHandlers.ofString());
+
+      assertThat(before.statusCode()).isEqualTo(503);
+      assertThat(before.body()).contains("caches are not filled yet");
+      assertThat(after.statusCode()).as("registered: the review is read").isEqualTo(400);
+      assertThat(listening.serving()).isTrue();
+    } finally {
+      deleteWebhookConfiguration(starting.admission().webhookConfiguration());
+    }
+  }
+
+  /** An HTTPS client that trusts the CA in the admission TLS Secret of {@code options}. */
+  private HttpClient trustingTheSecretsCa(OperatorOptions options) throws Exception {
     var secret =
         client
             .secrets()
@@ -139,23 +187,7 @@ class AdmissionIT {
     tmf.init(store);
     var context = SSLContext.getInstance("TLS");
     context.init(null, tmf.getTrustManagers(), null);
-    try (var http = HttpClient.newBuilder().sslContext(context).build()) {
-      var uri = URI.create("https://127.0.0.1:" + server.port() + "/validate/crdconversionconfig");
-
-      var malformed =
-          http.send(
-              HttpRequest.newBuilder(uri)
-                  .POST(HttpRequest.BodyPublishers.ofString("{oops"))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
-      var get =
-          http.send(
-              HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
-
-      assertThat(malformed.statusCode()).isEqualTo(400);
-      assertThat(malformed.body()).startsWith("the request body is not JSON");
-      assertThat(get.statusCode()).isEqualTo(405);
-    }
+    return HttpClient.newBuilder().sslContext(context).build();
   }
 
   // ---------------------------------------------------------------- config rules
