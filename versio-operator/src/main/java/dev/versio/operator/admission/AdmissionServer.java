@@ -80,27 +80,12 @@ public final class AdmissionServer implements AutoCloseable {
   }
 
   /**
-   * The same, with checks that read the operator's synced informer {@code cache}: no list per
-   * request, so an admission call costs the same with 10 or 10,000 configs. A denial is checked
-   * against the apiserver before it is answered, since the cache can lag a write just made.
-   */
-  public static AdmissionServer start(
-      KubernetesClient client, OperatorOptions options, Clock clock, ClusterCache cache) {
-    var server = listen(client, options, clock, cache);
-    try {
-      server.register();
-      return server;
-    } catch (RuntimeException e) {
-      server.close();
-      throw e;
-    }
-  }
-
-  /**
-   * The first half of {@link #start(KubernetesClient, OperatorOptions, Clock, ClusterCache)}:
+   * What the operator runs: checks that read its synced informer {@code cache} (no list per
+   * request, so an admission call costs the same with 10 or 10,000 configs; a denial is checked
+   * against the apiserver before it is answered, since the cache can lag a write just made). This
    * ensures TLS material and listens, but does not register the webhook, so the apiserver sends no
-   * review yet; {@link #register()} does. The operator does this while its caches fill, and
-   * registers once they are full: a check that reads the caches never sees them half filled.
+   * review yet; {@link #register()} does. The operator listens while its caches fill and registers
+   * once they are full: a check that reads the caches never sees them half filled.
    */
   public static AdmissionServer listen(
       KubernetesClient client, OperatorOptions options, Clock clock, ClusterCache cache) {
