@@ -10,17 +10,20 @@
 #   hack/bench-server-memory.sh --targets 100,1000 --runs 3 --runs-largest 2
 #   hack/bench-server-memory.sh --targets 1000 --runs 2 --jvm-args "-XX:+UseSerialGC"
 #   hack/bench-server-memory.sh --targets 100 --runs 4 --aot yes   # replicas with a server-trained AOT cache
+#   hack/bench-server-memory.sh --targets 1000 --runs 2 --load-rate 1000   # RSS under 1,000 reviews/s
 # Options: --targets N,N (100,1000), --runs R (3), --runs-largest R (runs that also measure the
 #          largest N; all), --xmx SIZE (512m), --jvm-args "ARGS" (more flags for the replica JVM),
 #          --reviews-per-target K (3), --min-reviews K (300), --objects K (2), --concurrency C (16),
 #          --threads T (concurrent creates, 4), --settle-seconds S (2), --aot yes|no (no; yes: the
 #          first replica of run 1 records an AOT cache, left out of the summary, and every later
-#          replica starts with it), --out FILE.
+#          replica starts with it), --load-rate R (0: none; else after each measurement with
+#          targets, R reviews/s in an open loop while the replica's RSS is sampled), --load-seconds S
+#          (30), --load-in-flight K (32: the replica's HTTP/2 stream limit), --out FILE.
 set -Eeuo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 . hack/lib/java.sh
-case " $* " in *" -h "* | *" --help "*) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;; esac
+case " $* " in *" -h "* | *" --help "*) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;; esac
 hack/control-plane.sh >&2
 out=""
 args=()

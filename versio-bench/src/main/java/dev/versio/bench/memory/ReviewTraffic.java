@@ -24,7 +24,7 @@ import javax.net.ssl.SSLContext;
  */
 final class ReviewTraffic {
   /** Version pairs, from then to; the i-th review of a target takes the i-th pair (mod 6). */
-  private static final List<String[]> PAIRS =
+  static final List<String[]> PAIRS =
       List.of(
           new String[] {"v1alpha1", "v1"},
           new String[] {"v1", "v1alpha1"},
@@ -111,7 +111,7 @@ final class ReviewTraffic {
   }
 
   /** Null when the review converted every object to the desired version, else what was wrong. */
-  private static String check(HttpResponse<byte[]> response, String to, int target, int objects) {
+  static String check(HttpResponse<byte[]> response, String to, int target, int objects) {
     if (response.statusCode() != 200) {
       return "HTTP " + response.statusCode();
     }

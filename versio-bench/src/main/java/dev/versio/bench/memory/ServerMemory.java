@@ -87,9 +87,13 @@ public final class ServerMemory {
   private final int threads;
   private final Duration settle;
   private final boolean aot;
+  private final int loadRate;
+  private final Duration loadDuration;
+  private final int loadInFlight;
   private final String serverClasspath;
   private final Path workRoot;
   private final List<Measurement> measurements = new ArrayList<>();
+  private final List<LoadMeasurement> loads = new ArrayList<>();
   private final List<String> failures = new ArrayList<>();
   private final Path aotCache;
   private final Set<Long> recordingPids = new HashSet<>();
@@ -103,6 +107,10 @@ public final class ServerMemory {
       double secondsToServe,
       ReviewTraffic.Result traffic,
       JvmProbe.Reading reading) {}
+
+  /** One replica under a sustained load, and its heap right after (no collection asked for). */
+  record LoadMeasurement(
+      int run, int targets, String kind, SustainedLoad.Result result, JvmProbe.Reading after) {}
 
   private ServerMemory(Map<String, String> flags) {
     var parsed = new TreeSet<Integer>();
@@ -127,6 +135,10 @@ public final class ServerMemory {
           case "no" -> false;
           default -> throw new IllegalArgumentException("--aot takes yes or no");
         };
+    this.loadRate = Integer.parseInt(flags.getOrDefault("load-rate", "0"));
+    this.loadDuration =
+        Duration.ofSeconds(Long.parseLong(flags.getOrDefault("load-seconds", "30")));
+    this.loadInFlight = Integer.parseInt(flags.getOrDefault("load-in-flight", "32"));
     this.serverClasspath =
         System.getProperty("bench.server.classpath", System.getProperty("java.class.path"));
     this.workRoot =
@@ -150,7 +162,10 @@ public final class ServerMemory {
             "concurrency",
             "threads",
             "settle-seconds",
-            "aot");
+            "aot",
+            "load-rate",
+            "load-seconds",
+            "load-in-flight");
     var flags = new LinkedHashMap<String, String>();
     for (int i = 0; i < args.length; i++) {
       var name = args[i].replaceFirst("^--", "");
@@ -159,7 +174,7 @@ public final class ServerMemory {
             "usage: ServerMemory [--targets 100,1000] [--runs 3] [--runs-largest R] [--xmx 512m]"
                 + " [--jvm-args \"ARGS\"] [--reviews-per-target 3] [--min-reviews 300]"
                 + " [--objects 2] [--concurrency 16] [--threads 4] [--settle-seconds 2]"
-                + " [--aot no|yes]");
+                + " [--aot no|yes] [--load-rate R] [--load-seconds S] [--load-in-flight K]");
         System.exit(2);
       }
       flags.put(name, args[++i]);
@@ -219,6 +234,17 @@ public final class ServerMemory {
       say(
           "AOT cache: recorded by the first replica of run 1 (start, grow to the first target"
               + " count, traffic, SIGTERM), then given to every later replica");
+    }
+    if (loadRate > 0) {
+      say(
+          "load: after each measurement with targets, %d reviews/s for %d s, open loop over one"
+              + " HTTP/2 connection, at most %d in flight, %d objects each, round every target and"
+              + " direction; the replica's VmRSS read every %d ms meanwhile",
+          loadRate,
+          loadDuration.toSeconds(),
+          loadInFlight,
+          objects,
+          SustainedLoad.SAMPLE.toMillis());
     }
     say("sizes in MiB; non-heap = NMT committed total minus the Java heap's committed size");
     for (int r = 1; r <= runs; r++) {
@@ -336,6 +362,7 @@ public final class ServerMemory {
                   + " create",
               process.pod(), n, served);
           measure(run, n, "grown", process, served, traffic(url, ca, n));
+          load(run, n, "grown", process, url, ca);
           process.close();
           if (recordingPids.contains(process.pid()) && !Files.exists(aotCache)) {
             throw new IllegalStateException(
@@ -349,6 +376,7 @@ public final class ServerMemory {
               "%s (fresh) ready in %.1f s, serves %d targets %.1f s after its start",
               process.pod(), readyAgain, n, servedAgain);
           measure(run, n, "fresh", process, servedAgain, traffic(url, ca, n));
+          load(run, n, "fresh", process, url, ca);
         }
       } finally {
         process.close();
@@ -427,6 +455,61 @@ public final class ServerMemory {
               }
             });
     say("  NMT committed: %s", String.join(" · ", parts));
+  }
+
+  /**
+   * With {@code --load-rate}: the replica's resident set while it converts at that rate, then its
+   * heap and native memory right after (no collection asked for). Failed or wrong reviews fail the
+   * run.
+   */
+  private void load(
+      int run, int n, String kind, ServerProcess process, String url, CertificateAuthority ca)
+      throws Exception {
+    if (loadRate <= 0 || recordingPids.contains(process.pid())) {
+      return;
+    }
+    process.checkAlive();
+    var result =
+        SustainedLoad.run(
+            url,
+            ca.trustingContext(),
+            process.pid(),
+            n,
+            objects,
+            loadRate,
+            loadDuration,
+            loadInFlight);
+    var after = JvmProbe.read(process.pid());
+    var load = result.load();
+    loads.add(new LoadMeasurement(run, n, kind, result, after));
+    say(
+        "  %-8s N=%-5d under %d/s for %d s: %d of %d answered (%.0f/s), failed %s, sent late %d;"
+            + " latency p50 %.2f, p99 %.2f, max %.2f ms; RSS during the load max %.1f, median"
+            + " %.1f (%d readings); after it: RSS %.1f, heap used %.1f of %.1f committed, non-heap"
+            + " %.1f",
+        kind,
+        n,
+        loadRate,
+        loadDuration.toSeconds(),
+        load.answered(),
+        load.scheduled(),
+        load.answeredPerSecond(),
+        load.errors().isEmpty() ? "0" : load.errors() + " " + result.wrong(),
+        load.late(),
+        load.latencyMillis(0.5),
+        load.latencyMillis(0.99),
+        load.latencyMillis(1.0),
+        result.maxRssKiB() / MIB,
+        result.medianRssKiB() / MIB,
+        result.rssSamplesKiB().length,
+        after.rssKiB() / MIB,
+        after.heapUsedKiB() / MIB,
+        after.heapCommittedKiB() / MIB,
+        after.nonHeapCommittedKiB() / MIB);
+    if (load.failed() > 0) {
+      throw new IllegalStateException(
+          load.failed() + " reviews of the load failed: " + load.errors() + " " + result.wrong());
+    }
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -715,7 +798,53 @@ public final class ServerMemory {
                         " %-19s",
                         cell(list, m -> m.reading().nmtCommittedKiB() / MIB))));
     say("%s", total.toString().stripTrailing());
+    if (!loads.isEmpty()) {
+      loadSummary();
+    }
     say("=".repeat(96));
+  }
+
+  private void loadSummary() {
+    say("");
+    say(
+        "under %d reviews/s for %d s: medians (min-max) over runs; MiB and ms",
+        loadRate, loadDuration.toSeconds());
+    var groups = new LinkedHashMap<String, List<LoadMeasurement>>();
+    loads.stream()
+        .sorted(
+            (a, b) ->
+                a.targets() != b.targets()
+                    ? Integer.compare(a.targets(), b.targets())
+                    : Integer.compare(order(a.kind()), order(b.kind())))
+        .forEach(
+            m ->
+                groups
+                    .computeIfAbsent(m.targets() + " " + m.kind(), k -> new ArrayList<>())
+                    .add(m));
+    var columns = new LinkedHashMap<String, ToDoubleFunction<LoadMeasurement>>();
+    columns.put("RSS max in load", m -> m.result().maxRssKiB() / MIB);
+    columns.put("RSS median in load", m -> m.result().medianRssKiB() / MIB);
+    columns.put("heap comm. after", m -> m.after().heapCommittedKiB() / MIB);
+    columns.put("non-heap after", m -> m.after().nonHeapCommittedKiB() / MIB);
+    columns.put("p50", m -> m.result().load().latencyMillis(0.5));
+    columns.put("p99", m -> m.result().load().latencyMillis(0.99));
+    columns.put("failed", m -> m.result().load().failed());
+    var head =
+        new StringBuilder(String.format(Locale.ROOT, "%6s %-8s %4s", "N", "replica", "runs"));
+    columns.keySet().forEach(c -> head.append(String.format(Locale.ROOT, " %-19s", c)));
+    say("%s", head.toString().stripTrailing());
+    groups.forEach(
+        (key, list) -> {
+          var first = list.getFirst();
+          var row =
+              new StringBuilder(
+                  String.format(
+                      Locale.ROOT, "%6d %-8s %4d", first.targets(), first.kind(), list.size()));
+          columns
+              .values()
+              .forEach(c -> row.append(String.format(Locale.ROOT, " %-19s", cell(list, c))));
+          say("%s", row.toString().stripTrailing());
+        });
   }
 
   private static int order(String kind) {
@@ -726,7 +855,7 @@ public final class ServerMemory {
     };
   }
 
-  private static String cell(List<Measurement> list, ToDoubleFunction<Measurement> figure) {
+  private static <T> String cell(List<T> list, ToDoubleFunction<T> figure) {
     var values = list.stream().mapToDouble(figure).sorted().toArray();
     int k = values.length;
     double median = k % 2 == 1 ? values[k / 2] : (values[k / 2 - 1] + values[k / 2]) / 2;
