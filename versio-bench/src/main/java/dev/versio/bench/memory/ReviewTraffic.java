@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -56,13 +57,7 @@ final class ReviewTraffic {
       throws InterruptedException {
     int total = Math.max(n * perTarget, minTotal);
     var pool = Executors.newFixedThreadPool(2);
-    var http =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_2)
-            .sslContext(trust)
-            .connectTimeout(Duration.ofSeconds(5))
-            .executor(pool)
-            .build();
+    var http = client(trust, pool);
     var permits = new Semaphore(concurrency);
     var ok = new AtomicInteger();
     var failures = new ConcurrentHashMap<String, Integer>();
@@ -73,13 +68,7 @@ final class ReviewTraffic {
         int round = k / n;
         var pair = PAIRS.get((target + round) % PAIRS.size());
         var body = MemoryFixture.review(target, pair[0], pair[1], objects, k);
-        var request =
-            HttpRequest.newBuilder(
-                    URI.create(baseUrl + "/convert/" + MemoryFixture.crdName(target)))
-                .timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                .build();
+        var request = request(baseUrl, target, body);
         permits.acquire();
         http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
             .whenComplete(
@@ -108,6 +97,27 @@ final class ReviewTraffic {
       pool.shutdownNow();
     }
     return new Result(total, ok.get(), new TreeMap<>(failures), (System.nanoTime() - start) / 1e9);
+  }
+
+  /** An HTTP/2 client trusting {@code trust}, as the apiserver talks to a replica. */
+  static HttpClient client(SSLContext trust, Executor pool) {
+    return HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_2)
+        .sslContext(trust)
+        .connectTimeout(Duration.ofSeconds(5))
+        .executor(pool)
+        .build();
+  }
+
+  /**
+   * The ConversionReview {@code body} for target {@code target}, to the replica at {@code baseUrl}.
+   */
+  static HttpRequest request(String baseUrl, int target, byte[] body) {
+    return HttpRequest.newBuilder(URI.create(baseUrl + "/convert/" + MemoryFixture.crdName(target)))
+        .timeout(Duration.ofSeconds(30))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+        .build();
   }
 
   /** Null when the review converted every object to the desired version, else what was wrong. */

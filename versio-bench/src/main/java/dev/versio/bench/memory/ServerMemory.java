@@ -98,6 +98,13 @@ public final class ServerMemory {
   private final Path aotCache;
   private final Set<Long> recordingPids = new HashSet<>();
 
+  /** What the summary groups readings by: the target count and the kind of replica. */
+  private interface Grouped {
+    int targets();
+
+    String kind();
+  }
+
   /** One reading of one replica. */
   record Measurement(
       int run,
@@ -106,11 +113,13 @@ public final class ServerMemory {
       String pod,
       double secondsToServe,
       ReviewTraffic.Result traffic,
-      JvmProbe.Reading reading) {}
+      JvmProbe.Reading reading)
+      implements Grouped {}
 
   /** One replica under a sustained load, and its heap right after (no collection asked for). */
   record LoadMeasurement(
-      int run, int targets, String kind, SustainedLoad.Result result, JvmProbe.Reading after) {}
+      int run, int targets, String kind, SustainedLoad.Result result, JvmProbe.Reading after)
+      implements Grouped {}
 
   private ServerMemory(Map<String, String> flags) {
     var parsed = new TreeSet<Integer>();
@@ -716,18 +725,7 @@ public final class ServerMemory {
     if (measurements.isEmpty()) {
       return;
     }
-    var groups = new LinkedHashMap<String, List<Measurement>>();
-    measurements.stream()
-        .sorted(
-            (a, b) ->
-                a.targets() != b.targets()
-                    ? Integer.compare(a.targets(), b.targets())
-                    : Integer.compare(order(a.kind()), order(b.kind())))
-        .forEach(
-            m ->
-                groups
-                    .computeIfAbsent(m.targets() + " " + m.kind(), k -> new ArrayList<>())
-                    .add(m));
+    var groups = byTargetsAndKind(measurements);
     var columns = new LinkedHashMap<String, ToDoubleFunction<Measurement>>();
     columns.put("heap used", m -> m.reading().heapUsedKiB() / MIB);
     columns.put("heap committed", m -> m.reading().heapCommittedKiB() / MIB);
@@ -737,22 +735,7 @@ public final class ServerMemory {
         "RSS - heap comm.", m -> (m.reading().rssKiB() - m.reading().heapCommittedKiB()) / MIB);
     columns.put("peak RSS", m -> m.reading().peakRssKiB() / MIB);
     columns.put("threads", m -> m.reading().threads());
-    var head =
-        new StringBuilder(String.format(Locale.ROOT, "%6s %-8s %4s", "N", "replica", "runs"));
-    columns.keySet().forEach(c -> head.append(String.format(Locale.ROOT, " %-19s", c)));
-    say("%s", head.toString().stripTrailing());
-    groups.forEach(
-        (key, list) -> {
-          var first = list.getFirst();
-          var row =
-              new StringBuilder(
-                  String.format(
-                      Locale.ROOT, "%6d %-8s %4d", first.targets(), first.kind(), list.size()));
-          columns
-              .values()
-              .forEach(c -> row.append(String.format(Locale.ROOT, " %-19s", cell(list, c))));
-          say("%s", row.toString().stripTrailing());
-        });
+    table(groups, columns);
     say("");
     say(
         "NMT committed by category, median (min-max), MiB (categories of at least 0.5 MiB anywhere):");
@@ -809,8 +792,22 @@ public final class ServerMemory {
     say(
         "under %d reviews/s for %d s: medians (min-max) over runs; MiB and ms",
         loadRate, loadDuration.toSeconds());
-    var groups = new LinkedHashMap<String, List<LoadMeasurement>>();
-    loads.stream()
+    var groups = byTargetsAndKind(loads);
+    var columns = new LinkedHashMap<String, ToDoubleFunction<LoadMeasurement>>();
+    columns.put("RSS max in load", m -> m.result().maxRssKiB() / MIB);
+    columns.put("RSS median in load", m -> m.result().medianRssKiB() / MIB);
+    columns.put("heap comm. after", m -> m.after().heapCommittedKiB() / MIB);
+    columns.put("non-heap after", m -> m.after().nonHeapCommittedKiB() / MIB);
+    columns.put("p50", m -> m.result().load().latencyMillis(0.5));
+    columns.put("p99", m -> m.result().load().latencyMillis(0.99));
+    columns.put("failed", m -> m.result().load().failed());
+    table(groups, columns);
+  }
+
+  /** The readings in summary order (by target count, then kind), grouped by both. */
+  private static <T extends Grouped> Map<String, List<T>> byTargetsAndKind(List<T> items) {
+    var groups = new LinkedHashMap<String, List<T>>();
+    items.stream()
         .sorted(
             (a, b) ->
                 a.targets() != b.targets()
@@ -821,14 +818,12 @@ public final class ServerMemory {
                 groups
                     .computeIfAbsent(m.targets() + " " + m.kind(), k -> new ArrayList<>())
                     .add(m));
-    var columns = new LinkedHashMap<String, ToDoubleFunction<LoadMeasurement>>();
-    columns.put("RSS max in load", m -> m.result().maxRssKiB() / MIB);
-    columns.put("RSS median in load", m -> m.result().medianRssKiB() / MIB);
-    columns.put("heap comm. after", m -> m.after().heapCommittedKiB() / MIB);
-    columns.put("non-heap after", m -> m.after().nonHeapCommittedKiB() / MIB);
-    columns.put("p50", m -> m.result().load().latencyMillis(0.5));
-    columns.put("p99", m -> m.result().load().latencyMillis(0.99));
-    columns.put("failed", m -> m.result().load().failed());
+    return groups;
+  }
+
+  /** One row per group: target count, kind, runs, then each column's median (min-max). */
+  private <T extends Grouped> void table(
+      Map<String, List<T>> groups, Map<String, ToDoubleFunction<T>> columns) {
     var head =
         new StringBuilder(String.format(Locale.ROOT, "%6s %-8s %4s", "N", "replica", "runs"));
     columns.keySet().forEach(c -> head.append(String.format(Locale.ROOT, " %-19s", c)));

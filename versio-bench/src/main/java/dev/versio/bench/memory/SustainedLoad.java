@@ -2,9 +2,6 @@ package dev.versio.bench.memory;
 
 import dev.versio.bench.webhook.OpenLoop;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -77,13 +74,7 @@ final class SustainedLoad {
       throws InterruptedException {
     var pool = Executors.newFixedThreadPool(2);
     var sampler = Executors.newSingleThreadScheduledExecutor();
-    var http =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_2)
-            .sslContext(trust)
-            .connectTimeout(Duration.ofSeconds(5))
-            .executor(pool)
-            .build();
+    var http = ReviewTraffic.client(trust, pool);
     var wrong = new ConcurrentHashMap<String, LongAdder>();
     var samples = new ArrayList<Long>();
     try {
@@ -108,14 +99,10 @@ final class SustainedLoad {
             int round = index / n;
             var pair = ReviewTraffic.PAIRS.get((target + round) % ReviewTraffic.PAIRS.size());
             var request =
-                HttpRequest.newBuilder(
-                        URI.create(baseUrl + "/convert/" + MemoryFixture.crdName(target)))
-                    .timeout(Duration.ofSeconds(30))
-                    .header("Content-Type", "application/json")
-                    .POST(
-                        HttpRequest.BodyPublishers.ofByteArray(
-                            MemoryFixture.review(target, pair[0], pair[1], objects, index)))
-                    .build();
+                ReviewTraffic.request(
+                    baseUrl,
+                    target,
+                    MemoryFixture.review(target, pair[0], pair[1], objects, index));
             return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
                 .thenCompose(
                     response -> {
