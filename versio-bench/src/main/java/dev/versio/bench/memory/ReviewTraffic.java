@@ -25,7 +25,7 @@ import javax.net.ssl.SSLContext;
  */
 final class ReviewTraffic {
   /** Version pairs, from then to; the i-th review of a target takes the i-th pair (mod 6). */
-  static final List<String[]> PAIRS =
+  private static final List<String[]> PAIRS =
       List.of(
           new String[] {"v1alpha1", "v1"},
           new String[] {"v1", "v1alpha1"},
@@ -65,8 +65,7 @@ final class ReviewTraffic {
     try {
       for (int k = 0; k < total; k++) {
         int target = k % n;
-        int round = k / n;
-        var pair = PAIRS.get((target + round) % PAIRS.size());
+        var pair = pair(k, n);
         var body = MemoryFixture.review(target, pair[0], pair[1], objects, k);
         var request = request(baseUrl, target, body);
         permits.acquire();
@@ -97,6 +96,14 @@ final class ReviewTraffic {
       pool.shutdownNow();
     }
     return new Result(total, ok.get(), new TreeMap<>(failures), (System.nanoTime() - start) / 1e9);
+  }
+
+  /**
+   * The versions, from then to, of review {@code k} when reviews go round targets {@code 0..n-1}:
+   * target {@code k % n}, each round of the targets shifting every target to its next pair.
+   */
+  static String[] pair(int k, int n) {
+    return PAIRS.get((k % n + k / n) % PAIRS.size());
   }
 
   /** An HTTP/2 client trusting {@code trust}, as the apiserver talks to a replica. */

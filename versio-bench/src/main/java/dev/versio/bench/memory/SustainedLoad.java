@@ -96,8 +96,7 @@ final class SustainedLoad {
       OpenLoop.Sender sender =
           index -> {
             int target = index % n;
-            int round = index / n;
-            var pair = ReviewTraffic.PAIRS.get((target + round) % ReviewTraffic.PAIRS.size());
+            var pair = ReviewTraffic.pair(index, n);
             var request =
                 ReviewTraffic.request(
                     baseUrl,
