@@ -247,6 +247,22 @@ class CoverageAndRoutingTest {
   }
 
   @Test
+  void anUndeclaredFieldWhoseNameHashesLikeADeclaredOnePassesThroughAndTheDeclaredOneIsConverted() {
+    // "Aa" and "BB" share String.hashCode: the schema lookup must still tell them apart
+    assertThat("Aa".hashCode()).isEqualTo("BB".hashCode());
+    var router =
+        router(
+            target(
+                "Aa: {type: string}\nk: {type: object, properties: {BB: {type: string}}}",
+                "Ab: {type: string}\nk: {type: object, properties: {BB: {type: string}}}"),
+            spokeRules(
+                "[{strategy: FieldRename, fieldRename: {hubPath: spec.Aa, spokePath: spec.Ab}}]"));
+    var converted =
+        router.convert(object("spec: {Aa: x, BB: stale, k: {BB: y, Aa: stale}}"), "v2", "v1");
+    assertThat(converted.path("spec")).isEqualTo(object("Ab: x\nBB: stale\nk: {BB: y, Aa: stale}"));
+  }
+
+  @Test
   void anEmptyDeclaredObjectStaysAnEmptyObject() {
     var router = router(target("a: {type: string}", "a: {type: string}"), spokeRules("[]"));
     assertThat(router.convert(object("spec: {}"), "v2", "v1").path("spec")).isEqualTo(object("{}"));

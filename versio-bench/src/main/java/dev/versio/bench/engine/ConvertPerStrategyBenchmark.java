@@ -1,6 +1,7 @@
 package dev.versio.bench.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.versio.engine.json.EngineJson;
 import dev.versio.engine.route.Router;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -59,7 +60,7 @@ public class ConvertPerStrategyBenchmark {
   private JsonNode object;
 
   @Setup
-  public void setUp() {
+  public void setUp() throws java.io.IOException {
     var c = StrategyCases.CASES.get(strategy);
     var config =
         EngineBenchFixtures.config(
@@ -68,11 +69,14 @@ public class ConvertPerStrategyBenchmark {
         EngineBenchFixtures.target(
             EngineBenchFixtures.yaml(c.hub()), EngineBenchFixtures.yaml(c.spoke()));
     router = new Router(EngineBenchFixtures.compile(config, target), "bench.example.test");
-    object =
+    var written =
         EngineBenchFixtures.yaml(
             "{apiVersion: bench.example.test/v2, kind: Bench, metadata: {name: b, annotations: {bench/a: '\"x\"'}, labels: {bench/a: x}}, spec: "
                 + c.spec()
                 + "}");
+    // parsed from JSON by a Jackson JSON parser, as the webhook reads a review's objects (it
+    // interns their keys, which the YAML parser does not)
+    object = EngineJson.newMapper().readTree(written.toString());
   }
 
   @Benchmark

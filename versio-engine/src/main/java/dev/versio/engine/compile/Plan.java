@@ -58,11 +58,14 @@ public record Plan(
 
   private static ObjectNode run(Steps steps, JsonNode input) {
     var output = EngineJson.nodes().objectNode();
-    if (input.has("apiVersion")) {
-      output.set("apiVersion", input.get("apiVersion")); // keeps its place; the router stamps it
+    // the only copies of these two: the compiler adds no identity op for them
+    var apiVersion = input.get("apiVersion");
+    if (apiVersion != null) {
+      output.set("apiVersion", apiVersion); // keeps its place; the router stamps it
     }
-    if (input.has("kind")) {
-      output.set("kind", input.get("kind").deepCopy());
+    var kind = input.get("kind");
+    if (kind != null) {
+      output.set("kind", kind.deepCopy());
     }
     var metadata = input.get("metadata");
     if (metadata == null || !metadata.isObject()) {

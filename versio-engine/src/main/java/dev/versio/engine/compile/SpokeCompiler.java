@@ -402,7 +402,7 @@ final class SpokeCompiler {
         if (leaf.node().preserveUnknownFields()) {
           opaque.add(s.hubName(leaf.path()));
         }
-        if (!leaf.path().throughItems()) {
+        if (!leaf.path().throughItems() && !(s.depth() == 0 && stampedByPlan(leaf.path()))) {
           var at = new Origin(s.spoke(), s.parent(), -1, "identity", leaf.path());
           var belowHub = s.hubClaims().claimedBelow(leaf.path());
           var belowSpoke = s.spokeClaims().claimedBelow(leaf.path());
@@ -430,6 +430,15 @@ final class SpokeCompiler {
       spokeLossless &= report(s, d, "spoke", leaf, s.hub().leaf(leaf.path()).orElse(null));
     }
     return new Verdict(hubLossless, spokeLossless);
+  }
+
+  /**
+   * Whether {@code path} is a top-level field every conversion carries over itself ({@link
+   * Plan#toSpoke} copies {@code apiVersion} and {@code kind} before any op runs), so an identity op
+   * for it would only copy it a second time.
+   */
+  private static boolean stampedByPlan(FieldPath path) {
+    return path.size() == 1 && (path.last().equals("apiVersion") || path.last().equals("kind"));
   }
 
   /** Reports one uncovered leaf; returns whether the direction stays lossless (only under Warn). */

@@ -1,11 +1,10 @@
 package dev.versio.engine.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ContainerNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.versio.engine.schema.SchemaNode;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -23,7 +22,7 @@ import java.util.TreeMap;
  */
 public final class NullContainers {
   /** Reads every {@code null} as it is: for plans built without schemas, and opaque nodes. */
-  public static final NullContainers NONE = new NullContainers(new String[0], new Slot[0], null);
+  public static final NullContainers NONE = new NullContainers(NameIndex.EMPTY, new Slot[0], null);
 
   /**
    * What a field (or a map's value) may hold.
@@ -35,11 +34,11 @@ public final class NullContainers {
    */
   private record Slot(boolean droppable, NullContainers object, NullContainers elements) {}
 
-  private final String[] names; // sorted declared properties
-  private final Slot[] slots;
+  private final NameIndex names; // the declared properties that may hold a null to drop
+  private final Slot[] slots; // in the order of names
   private final Slot values; // a map's values, or null
 
-  private NullContainers(String[] names, Slot[] slots, Slot values) {
+  private NullContainers(NameIndex names, Slot[] slots, Slot values) {
     this.names = names;
     this.slots = slots;
     this.values = values;
@@ -52,15 +51,18 @@ public final class NullContainers {
     var fields = new TreeMap<String, Slot>();
     collect(root, 0, fields);
     var maps = new Slot(true, null, null);
-    var metadata =
-        new NullContainers(new String[] {"annotations", "labels"}, new Slot[] {maps, maps}, null);
+    var metadata = of(Map.of("annotations", maps, "labels", maps), null);
     fields.put("metadata", new Slot(true, metadata, null));
     return of(fields, null);
   }
 
   private static NullContainers of(Map<String, Slot> fields, Slot values) {
-    return new NullContainers(
-        fields.keySet().toArray(String[]::new), fields.values().toArray(Slot[]::new), values);
+    var names = NameIndex.of(fields.keySet());
+    var slots = new Slot[names.size()];
+    for (int i = 0; i < slots.length; i++) {
+      slots[i] = fields.get(names.name(i));
+    }
+    return new NullContainers(names, slots, values);
   }
 
   /** The object position of {@code node}, or null when nothing below it can be dropped. */
@@ -112,9 +114,10 @@ public final class NullContainers {
    * them.
    */
   public JsonNode without(JsonNode object) {
-    // objects read from storage hold no null (the apiserver prunes them): one pass without lookups
-    // settles most conversions; only one with a null anywhere is walked along the schema
-    if (this == NONE || !object.isObject() || !holdsNull(object) || !holdsDroppable(object)) {
+    // objects read from storage hold no null (the apiserver prunes them): a pass that looks only
+    // where a null could be dropped settles most conversions, without descending into what the
+    // schema keeps as it is (metadata.managedFields, maps of strings, opaque nodes)
+    if (this == NONE || !(object instanceof ObjectNode root) || !holdsDroppable(root)) {
       return object;
     }
     var copy = object.deepCopy();
@@ -122,41 +125,54 @@ public final class NullContainers {
     return copy;
   }
 
-  private static boolean holdsNull(JsonNode node) {
-    // type checks, not getNodeType(): a virtual call per node that no call site can inline
-    for (var child : node) {
-      if (child instanceof NullNode || child instanceof ContainerNode<?> && holdsNull(child)) {
+  private Slot slot(String name) {
+    if (values != null) {
+      return values;
+    }
+    int i = names.indexOf(name);
+    return i >= 0 ? slots[i] : null;
+  }
+
+  private boolean holdsDroppable(ObjectNode object) {
+    if (values != null) {
+      for (var value : object) {
+        if (drops(values, value)) {
+          return true;
+        }
+      }
+      return false;
+    }
+    if (names.size() <= object.size()) {
+      // fewer positions than keys: ask the object for each (the usual case at the top level)
+      for (int i = 0; i < slots.length; i++) {
+        var value = object.get(names.name(i));
+        if (value != null && drops(slots[i], value)) {
+          return true;
+        }
+      }
+      return false;
+    }
+    for (var entry : object.properties()) {
+      int i = names.indexOf(entry.getKey());
+      if (i >= 0 && drops(slots[i], entry.getValue())) {
         return true;
       }
     }
     return false;
   }
 
-  private Slot slot(String name) {
-    int i = Arrays.binarySearch(names, name);
-    return i >= 0 ? slots[i] : values;
-  }
-
-  private boolean holdsDroppable(JsonNode object) {
-    for (var entry : object.properties()) {
-      var slot = slot(entry.getKey());
-      if (slot == null) {
-        continue;
-      }
-      var value = entry.getValue();
-      if (value.isNull()) {
-        if (slot.droppable()) {
+  /** Whether {@code value}, held where {@code slot} describes, is or holds a null to drop. */
+  private static boolean drops(Slot slot, JsonNode value) {
+    if (value instanceof NullNode) {
+      return slot.droppable();
+    }
+    if (value instanceof ObjectNode object) {
+      return slot.object() != null && slot.object().holdsDroppable(object);
+    }
+    if (value instanceof ArrayNode array && slot.elements() != null) {
+      for (var element : array) {
+        if (element instanceof ObjectNode object && slot.elements().holdsDroppable(object)) {
           return true;
-        }
-      } else if (value.isObject()) {
-        if (slot.object() != null && slot.object().holdsDroppable(value)) {
-          return true;
-        }
-      } else if (value.isArray() && slot.elements() != null) {
-        for (var element : value) {
-          if (element.isObject() && slot.elements().holdsDroppable(element)) {
-            return true;
-          }
         }
       }
     }

@@ -581,9 +581,12 @@ public sealed interface Op
         return;
       }
       for (var entry : input.properties()) {
+        if (!entry.getValue().isObject()) {
+          continue; // apiVersion, kind: nothing to walk, so no lookup either
+        }
         var mine = source.child(entry.getKey());
         var theirs = other.child(entry.getKey());
-        if (entry.getValue().isObject() && (isStructured(mine) || isStructured(theirs))) {
+        if (isStructured(mine) || isStructured(theirs)) {
           walk(entry.getValue(), mine, theirs, output, entry.getKey());
         }
       }
