@@ -82,6 +82,34 @@ class NullContainersTest {
   }
 
   @Test
+  void aNullIsFoundWhetherTheObjectHoldsFewerOrMoreKeysThanTheSchemaHasPlacesForANull() {
+    // spec declares five fields that may hold a null to drop: below five keys the scan walks the
+    // object's keys, from five on it asks the object for each of the five
+    var few = object("spec: {name: a, billing: null}");
+    var many =
+        object(
+            "spec: {name: a, rules: [], quotas: {}, optional: null, extra: {}, other: 1, billing:"
+                + " null}");
+    assertThat(NULLS.without(few)).isEqualTo(object("spec: {name: a}"));
+    assertThat(NULLS.without(many))
+        .isEqualTo(
+            object("spec: {name: a, rules: [], quotas: {}, optional: null, extra: {}, other: 1}"));
+  }
+
+  @Test
+  void aNullWhereTheSchemaKeepsItLeavesTheObjectUncopied() {
+    var input =
+        object(
+            """
+            metadata:
+              labels: {tier: null}
+              managedFields: [{manager: m, fieldsV1: {"f:spec": null}}]
+            spec: {billing: {cpu: null}}
+            """);
+    assertThat(NULLS.without(input)).isSameAs(input);
+  }
+
+  @Test
   void withoutASchemaNothingIsDropped() {
     var input = object("spec: null");
     assertThat(NullContainers.NONE.without(input)).isSameAs(input);
