@@ -176,11 +176,10 @@ final class SpokeCompiler {
     var uncoveredSpoke = new ArrayList<String>();
     var opaque = new ArrayList<String>();
     verdict = cover(s, h2s, s2h, verdict, uncoveredHub, uncoveredSpoke, opaque);
-    var hubTree = KnownTree.of(s.hub().root());
-    var spokeTree = KnownTree.of(s.spokeSchema().root());
+    var known = KnownTree.of(s.hub().root(), s.spokeSchema().root());
     var passthrough = new Origin(s.spoke(), s.parent(), -1, "passthrough", null);
-    h2s.add(new Op.Passthrough(hubTree, spokeTree), passthrough);
-    s2h.add(new Op.Passthrough(spokeTree, hubTree), passthrough);
+    h2s.add(new Op.Passthrough(known, true), passthrough);
+    s2h.add(new Op.Passthrough(known, false), passthrough);
     return new Outcome(
         h2s.build(), s2h.build(), verdict, results, uncoveredHub, uncoveredSpoke, opaque);
   }

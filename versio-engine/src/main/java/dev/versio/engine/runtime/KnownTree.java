@@ -2,43 +2,85 @@ package dev.versio.engine.runtime;
 
 import dev.versio.engine.schema.Classification;
 import dev.versio.engine.schema.SchemaNode;
+import java.util.LinkedHashSet;
 
 /**
- * The object keys a schema declares, as a compact tree ({@link NameIndex}). Passthrough copies keys
- * that are <em>not</em> in it; a terminal node (scalar, array, map, opaque, empty object) is never
- * descended into.
+ * The object keys the hub and the spoke schema declare, merged into one compact tree ({@link
+ * NameIndex}): one lookup per key of a converted object tells whether either schema declares it
+ * and, if so, whether there is anything below it to walk. Passthrough copies keys that are
+ * <em>not</em> in it; a key that neither side declares as an object with properties (scalar, array,
+ * map, opaque, empty object) is never descended into. Immutable, built once per plan and shared by
+ * both directions.
  */
 public final class KnownTree {
-  private static final KnownTree TERMINAL = new KnownTree(NameIndex.EMPTY, new KnownTree[0], false);
+  /** A declared key with nothing below it to walk. */
+  private static final KnownTree LEAF =
+      new KnownTree(NameIndex.EMPTY, new KnownTree[0], false, false);
 
   private final NameIndex names;
   private final KnownTree[] children;
-  private final boolean structured;
+  private final boolean inHub;
+  private final boolean inSpoke;
 
-  private KnownTree(NameIndex names, KnownTree[] children, boolean structured) {
+  private KnownTree(NameIndex names, KnownTree[] children, boolean inHub, boolean inSpoke) {
     this.names = names;
     this.children = children;
-    this.structured = structured;
+    this.inHub = inHub;
+    this.inSpoke = inSpoke;
   }
 
-  public static KnownTree of(SchemaNode node) {
-    if (!Classification.of(node).structured()) {
-      return TERMINAL;
+  /** The tree of the hub's and a spoke's root (or element) schema. */
+  public static KnownTree of(SchemaNode hub, SchemaNode spoke) {
+    var merged = merge(hub, spoke);
+    return merged == null ? LEAF : merged;
+  }
+
+  /** Either node may be null (not declared on that side); null when neither has properties. */
+  private static KnownTree merge(SchemaNode hub, SchemaNode spoke) {
+    boolean inHub = hub != null && Classification.of(hub).structured();
+    boolean inSpoke = spoke != null && Classification.of(spoke).structured();
+    if (!inHub && !inSpoke) {
+      return null;
     }
-    var names = NameIndex.of(node.properties().keySet());
+    var declared = new LinkedHashSet<String>();
+    if (inHub) {
+      declared.addAll(hub.properties().keySet());
+    }
+    if (inSpoke) {
+      declared.addAll(spoke.properties().keySet());
+    }
+    var names = NameIndex.of(declared);
     var children = new KnownTree[names.size()];
     for (int i = 0; i < children.length; i++) {
-      children[i] = of(node.properties().get(names.name(i)));
+      var name = names.name(i);
+      var child =
+          merge(
+              inHub ? hub.properties().get(name) : null,
+              inSpoke ? spoke.properties().get(name) : null);
+      children[i] = child == null ? LEAF : child;
     }
-    return new KnownTree(names, children, true);
+    return new KnownTree(names, children, inHub, inSpoke);
   }
 
-  /** Whether this node is an object with declared properties. */
-  public boolean structured() {
-    return structured;
+  /**
+   * Whether either schema declares this node as an object with properties, so that its keys are
+   * looked up (and the ones neither declares passed through).
+   */
+  public boolean walkable() {
+    return this != LEAF;
   }
 
-  /** The declared child {@code name}, or null when it is not declared. */
+  /** Whether the hub schema declares this node as an object with properties. */
+  public boolean inHub() {
+    return inHub;
+  }
+
+  /** Whether the spoke schema declares this node as an object with properties. */
+  public boolean inSpoke() {
+    return inSpoke;
+  }
+
+  /** The child {@code name} when either schema declares it, else null. */
   public KnownTree child(String name) {
     int i = names.indexOf(name);
     return i < 0 ? null : children[i];

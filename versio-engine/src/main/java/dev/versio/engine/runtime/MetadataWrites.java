@@ -51,7 +51,7 @@ public final class MetadataWrites {
       case Op.ElementStash s -> false; // written by the top-level ForEach
       case Op.ElementRestore r -> false;
       case Op.When w -> writes(w.inner());
-      case Op.Passthrough p -> structured(p.source()) || structured(p.other());
+      case Op.Passthrough p -> walks(p.known());
       case ValueOp.Coerce c -> under(c.path());
       case ValueOp.Scale s -> under(s.to());
       case ValueOp.TextToInteger t -> under(t.to());
@@ -78,8 +78,8 @@ public final class MetadataWrites {
     return !path.segments().isEmpty() && path.segments().getFirst().equals(METADATA);
   }
 
-  private static boolean structured(KnownTree tree) {
+  private static boolean walks(KnownTree tree) {
     var child = tree.child(METADATA);
-    return child != null && child.structured();
+    return child != null && child.walkable();
   }
 }

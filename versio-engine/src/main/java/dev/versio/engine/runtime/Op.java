@@ -570,11 +570,10 @@ public sealed interface Op
   }
 
   /**
-   * Copies every key that neither schema declares (below the top level), untouched. A key is known
-   * when the source or the other schema declares it; {@code destination} is the schema written to
-   * (an empty object it declares stays an empty object).
+   * Copies every key that neither schema declares (below the top level), untouched. {@code toSpoke}
+   * says which side is written to: an empty object that side declares stays an empty object.
    */
-  record Passthrough(KnownTree source, KnownTree other) implements Op {
+  record Passthrough(KnownTree known, boolean toSpoke) implements Op {
     @Override
     public void apply(JsonNode input, ObjectNode output) {
       if (!input.isObject()) {
@@ -584,16 +583,11 @@ public sealed interface Op
         if (!entry.getValue().isObject()) {
           continue; // apiVersion, kind: nothing to walk, so no lookup either
         }
-        var mine = source.child(entry.getKey());
-        var theirs = other.child(entry.getKey());
-        if (isStructured(mine) || isStructured(theirs)) {
-          walk(entry.getValue(), mine, theirs, output, entry.getKey());
+        var child = known.child(entry.getKey());
+        if (child != null && child.walkable()) {
+          walk(entry.getValue(), child, output, entry.getKey());
         }
       }
-    }
-
-    private static boolean isStructured(KnownTree tree) {
-      return tree != null && tree.structured();
     }
 
     /**
@@ -605,10 +599,9 @@ public sealed interface Op
         return null;
       }
       for (var entry : input.properties()) {
-        var mine = source.child(entry.getKey());
-        var theirs = other.child(entry.getKey());
-        if (entry.getValue().isObject() && (isStructured(mine) || isStructured(theirs))) {
-          var found = firstUnknown(entry.getValue(), mine, theirs, entry.getKey());
+        var child = known.child(entry.getKey());
+        if (entry.getValue().isObject() && child != null && child.walkable()) {
+          var found = firstUnknown(entry.getValue(), child, entry.getKey());
           if (found != null) {
             return found;
           }
@@ -617,17 +610,15 @@ public sealed interface Op
       return null;
     }
 
-    private static String firstUnknown(
-        JsonNode input, KnownTree mine, KnownTree theirs, String path) {
+    private static String firstUnknown(JsonNode input, KnownTree known, String path) {
       for (var entry : input.properties()) {
-        var childMine = isStructured(mine) ? mine.child(entry.getKey()) : null;
-        var childTheirs = isStructured(theirs) ? theirs.child(entry.getKey()) : null;
+        var child = known.child(entry.getKey());
         var at = path + "." + entry.getKey();
-        if (childMine == null && childTheirs == null) {
+        if (child == null) {
           return at;
         }
-        if (entry.getValue().isObject() && (isStructured(childMine) || isStructured(childTheirs))) {
-          var found = firstUnknown(entry.getValue(), childMine, childTheirs, at);
+        if (entry.getValue().isObject() && child.walkable()) {
+          var found = firstUnknown(entry.getValue(), child, at);
           if (found != null) {
             return found;
           }
@@ -636,27 +627,23 @@ public sealed interface Op
       return null;
     }
 
-    /** {@code other} is also the destination schema. */
-    private static void walk(
-        JsonNode input, KnownTree mine, KnownTree theirs, ObjectNode parentOut, String key) {
+    private void walk(JsonNode input, KnownTree known, ObjectNode parentOut, String key) {
       var out = parentOut.get(key);
-      var declaredHere = isStructured(theirs);
+      var declaredHere = toSpoke ? known.inSpoke() : known.inHub(); // the side written to
       for (var entry : input.properties()) {
-        var childMine = isStructured(mine) ? mine.child(entry.getKey()) : null;
-        var childTheirs = declaredHere ? theirs.child(entry.getKey()) : null;
-        if (childMine == null && childTheirs == null) {
+        var child = known.child(entry.getKey());
+        if (child == null) {
           out = ensureObject(parentOut, key, out);
           if (out == null) {
             return;
           }
           ((ObjectNode) out).set(entry.getKey(), entry.getValue().deepCopy());
-        } else if (entry.getValue().isObject()
-            && (isStructured(childMine) || isStructured(childTheirs))) {
+        } else if (entry.getValue().isObject() && child.walkable()) {
           out = ensureObject(parentOut, key, out);
           if (out == null) {
             return;
           }
-          walk(entry.getValue(), childMine, childTheirs, (ObjectNode) out, entry.getKey());
+          walk(entry.getValue(), child, (ObjectNode) out, entry.getKey());
         }
       }
       if (declaredHere && out == null && input.isEmpty()) {
