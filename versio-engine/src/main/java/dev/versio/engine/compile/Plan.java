@@ -42,26 +42,37 @@ public record Plan(
   }
 
   /**
-   * Converts hub → spoke. The input is not modified; {@code apiVersion} is left to the caller; a
-   * {@code null} where the hub schema declares an object or array is read as absent. When no op
-   * writes below {@code metadata}, the output holds the input's {@code metadata} node itself (not a
-   * copy): a caller that changes one of them afterwards copies it first.
+   * Converts hub → spoke. The input is not modified; the output's {@code apiVersion} is {@code
+   * apiVersion}, or the input's when that is null; a {@code null} where the hub schema declares an
+   * object or array is read as absent. When no op writes below {@code metadata}, the output holds
+   * the input's {@code metadata} node itself (not a copy): a caller that changes one of them
+   * afterwards copies it first.
    */
+  public ObjectNode toSpoke(JsonNode hubObject, JsonNode apiVersion) {
+    return run(hubToSpoke, hubNulls.without(hubObject), apiVersion);
+  }
+
+  /** Converts spoke → hub, as {@link #toSpoke} does the other way. */
+  public ObjectNode toHub(JsonNode spokeObject, JsonNode apiVersion) {
+    return run(spokeToHub, spokeNulls.without(spokeObject), apiVersion);
+  }
+
+  /** {@link #toSpoke(JsonNode, JsonNode)} keeping the input's {@code apiVersion}. */
   public ObjectNode toSpoke(JsonNode hubObject) {
-    return run(hubToSpoke, hubNulls.without(hubObject));
+    return toSpoke(hubObject, null);
   }
 
-  /** Converts spoke → hub, with the same sharing of {@code metadata} as {@link #toSpoke}. */
+  /** {@link #toHub(JsonNode, JsonNode)} keeping the input's {@code apiVersion}. */
   public ObjectNode toHub(JsonNode spokeObject) {
-    return run(spokeToHub, spokeNulls.without(spokeObject));
+    return toHub(spokeObject, null);
   }
 
-  private static ObjectNode run(Steps steps, JsonNode input) {
+  private static ObjectNode run(Steps steps, JsonNode input, JsonNode apiVersion) {
     var output = EngineJson.nodes().objectNode();
     // the only copies of these two: the compiler adds no identity op for them
-    var apiVersion = input.get("apiVersion");
-    if (apiVersion != null) {
-      output.set("apiVersion", apiVersion); // keeps its place; the router stamps it
+    var version = apiVersion != null ? apiVersion : input.get("apiVersion");
+    if (version != null) {
+      output.set("apiVersion", version);
     }
     var kind = input.get("kind");
     if (kind != null) {

@@ -1,7 +1,6 @@
 package dev.versio.engine.route;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.versio.engine.compile.CompiledConfig;
 import dev.versio.engine.compile.Plan;
@@ -21,8 +20,14 @@ import java.util.Optional;
 public final class Router {
   private final CompiledConfig config;
   private final String group;
-  private final Map<String, TextNode> apiVersions;
+  private final Map<String, Route> routes;
   private final boolean runsScripts;
+
+  /**
+   * What converting to or from one version takes: its plan (null for the hub) and the {@code
+   * apiVersion} an object converted to it carries. Built once: every conversion looks up two.
+   */
+  private record Route(Plan plan, TextNode apiVersion) {}
 
   /**
    * @param group the API group of the target, used to stamp {@code apiVersion}; empty for the core
@@ -31,10 +36,10 @@ public final class Router {
   public Router(CompiledConfig config, String group) {
     this.config = Objects.requireNonNull(config, "config");
     this.group = Objects.requireNonNull(group, "group");
-    var versions = new HashMap<String, TextNode>();
-    versions.put(config.hubVersion(), apiVersion(config.hubVersion()));
-    config.plans().keySet().forEach(v -> versions.put(v, apiVersion(v)));
-    this.apiVersions = Map.copyOf(versions); // built once: every conversion stamps one of these
+    var byVersion = new HashMap<String, Route>();
+    config.plans().forEach((v, plan) -> byVersion.put(v, new Route(plan, apiVersion(v))));
+    byVersion.put(config.hubVersion(), new Route(null, apiVersion(config.hubVersion())));
+    this.routes = byVersion; // never changed after this
     this.runsScripts =
         config.plans().values().stream()
             .anyMatch(p -> Scripts.any(p.hubToSpoke().ops()) || Scripts.any(p.spokeToHub().ops()));
@@ -67,18 +72,15 @@ public final class Router {
     if (from.equals(to)) {
       return object;
     }
-    JsonNode atHub = object;
-    if (!from.equals(config.hubVersion())) {
-      atHub = plan(from).toHub(object);
+    var source = route(from);
+    var target = route(to);
+    if (source.plan() == null) {
+      return target.plan().toSpoke(object, target.apiVersion());
     }
-    ObjectNode result;
-    if (to.equals(config.hubVersion())) {
-      result = (ObjectNode) atHub;
-    } else {
-      result = plan(to).toSpoke(atHub);
+    if (target.plan() == null) {
+      return source.plan().toHub(object, target.apiVersion());
     }
-    result.set("apiVersion", apiVersions.get(to));
-    return result;
+    return target.plan().toSpoke(source.plan().toHub(object, null), target.apiVersion());
   }
 
   /**
@@ -91,7 +93,9 @@ public final class Router {
     if (from.equals(to)) {
       return Optional.empty();
     }
-    var first = from.equals(config.hubVersion()) ? plan(to).hubToSpoke() : plan(from).spokeToHub();
+    var source = route(from);
+    // from the hub, the spoke's plan leads (to is not the hub: from and to differ)
+    var first = source.plan() == null ? route(to).plan().hubToSpoke() : source.plan().spokeToHub();
     for (var op : first.ops()) {
       if (op instanceof dev.versio.engine.runtime.Op.Passthrough passthrough) {
         return Optional.ofNullable(passthrough.firstUnknown(object));
@@ -100,9 +104,9 @@ public final class Router {
     return Optional.empty();
   }
 
-  private Plan plan(String version) {
-    var plan = config.plans().get(version);
-    if (plan == null) {
+  private Route route(String version) {
+    var route = routes.get(version);
+    if (route == null) {
       throw new ConversionException(
           "no compiled plan for version "
               + version
@@ -114,6 +118,6 @@ public final class Router {
               + String.join(", ", config.plans().keySet().stream().sorted().toList())
               + ")");
     }
-    return plan;
+    return route;
   }
 }
