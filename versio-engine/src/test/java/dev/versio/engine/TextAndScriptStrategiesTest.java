@@ -129,6 +129,26 @@ class TextAndScriptStrategiesTest {
   }
 
   @Test
+  void aRuleThatWritesApiVersionDoesNotDecideTheConvertedObjectsApiVersion() {
+    var router =
+        router(
+            target("a: {type: string}", "a: {type: string}"),
+            spokeRules(
+                """
+            - strategy: JSONPatch
+              jsonPatch:
+                hubToSpoke: [{op: replace, path: /apiVersion, value: x/y}]
+                spokeToHub: [{op: remove, path: /apiVersion}]
+                losslessOverride: true
+            """));
+    var hub = object("apiVersion: example.test/v2\nkind: W\nspec: {a: q}");
+    var atSpoke = router.convert(hub, "v2", "v1");
+    assertThat(atSpoke.path("apiVersion").asText()).isEqualTo("example.test/v1");
+    assertThat(router.convert(atSpoke, "v1", "v2").path("apiVersion").asText())
+        .isEqualTo("example.test/v2");
+  }
+
+  @Test
   void aPatchOperationWhoseSourceIsAbsentIsSkippedAndAFailingTestFailsTheConversion() {
     var router = router(target("ttl: {type: integer}", "ttlSeconds: {type: integer}"), PATCH);
     // nothing to move: the object converts, as for every strategy whose source is absent

@@ -72,7 +72,7 @@ public record Plan(
     // the only copies of these two: the compiler adds no identity op for them
     var version = apiVersion != null ? apiVersion : input.get("apiVersion");
     if (version != null) {
-      output.set("apiVersion", version);
+      output.set("apiVersion", version); // first, where objects carry it
     }
     var kind = input.get("kind");
     if (kind != null) {
@@ -86,6 +86,10 @@ public record Plan(
       output.set("metadata", steps.writesMetadata() ? metadata.deepCopy() : metadata);
     }
     steps.apply(input, output);
+    if (apiVersion != null) {
+      // written again: a rule (a patch, an expression) that wrote apiVersion does not decide it
+      output.set("apiVersion", apiVersion);
+    }
     return output;
   }
 }
