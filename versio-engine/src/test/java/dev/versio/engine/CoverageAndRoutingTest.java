@@ -9,6 +9,7 @@ import dev.versio.engine.diagnostic.DiagnosticCode;
 import dev.versio.engine.json.EngineJson;
 import dev.versio.engine.route.Router;
 import dev.versio.engine.runtime.ConversionException;
+import dev.versio.engine.schema.SchemaNode;
 import dev.versio.engine.schema.VersionSchema;
 import org.junit.jupiter.api.Test;
 
@@ -247,6 +248,31 @@ class CoverageAndRoutingTest {
   }
 
   @Test
+  void undeclaredFieldsBelowSpecAndStatusPassThroughWhicheverComesFirstInTheObject() {
+    var schema =
+        SchemaNode.parse(
+            object(
+                """
+                type: object
+                properties:
+                  metadata: {type: object}
+                  spec: {type: object, properties: {a: {type: string}}}
+                  status: {type: object, properties: {phase: {type: string}}}
+                """));
+    var router =
+        router(
+            target(
+                new VersionSchema("v2", true, true, schema),
+                new VersionSchema("v1", true, false, schema)),
+            spokeRules("[]"));
+    var converted =
+        router.convert(
+            object("status: {phase: Up, seen: {at: 1}}\nspec: {a: x, extra: {k: v}}"), "v2", "v1");
+    assertThat(converted.path("spec")).isEqualTo(object("a: x\nextra: {k: v}"));
+    assertThat(converted.path("status")).isEqualTo(object("phase: Up\nseen: {at: 1}"));
+  }
+
+  @Test
   void anUndeclaredFieldWhoseNameHashesLikeADeclaredOnePassesThroughAndTheDeclaredOneIsConverted() {
     // "Aa" and "BB" share String.hashCode: the schema lookup must still tell them apart
     assertThat("Aa".hashCode()).isEqualTo("BB".hashCode());
@@ -290,6 +316,11 @@ class CoverageAndRoutingTest {
     var v1 = object("apiVersion: example.test/v1\nspec: {size: 4}");
     assertThat(router.convert(v1, "v1", "v3").path("spec")).isEqualTo(object("count: 4"));
     assertThat(router.convert(v1, "v1", "v1")).isSameAs(v1);
+    // the versions looked up once (as the webhook does for a review's objects) convert the same
+    var between = router.between("v1", "v3");
+    assertThat(between.convert(v1)).isEqualTo(router.convert(v1, "v1", "v3"));
+    assertThat(between.convert(v1).path("apiVersion").asText()).isEqualTo("example.test/v3");
+    assertThat(router.between("v1", "v1").convert(v1)).isSameAs(v1);
   }
 
   @Test
@@ -299,6 +330,9 @@ class CoverageAndRoutingTest {
         .isInstanceOf(ConversionException.class)
         .hasMessageContaining("no compiled plan for version v9")
         .hasMessageContaining("spokes v1");
+    assertThatThrownBy(() -> router.between("v2", "v9"))
+        .isInstanceOf(ConversionException.class)
+        .hasMessageContaining("no compiled plan for version v9");
   }
 
   @Test

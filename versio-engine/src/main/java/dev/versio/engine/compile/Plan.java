@@ -86,7 +86,7 @@ public record Plan(
       output.set("metadata", steps.writesMetadata() ? metadata.deepCopy() : metadata);
     }
     steps.apply(input, output);
-    if (apiVersion != null) {
+    if (apiVersion != null && steps.writesApiVersion()) {
       // written again: a rule (a patch, an expression) that wrote apiVersion does not decide it
       output.set("apiVersion", apiVersion);
     }

@@ -6,10 +6,10 @@ import dev.versio.engine.diagnostic.Diagnostics;
 import dev.versio.engine.rule.Rule;
 import dev.versio.engine.rule.UnmappedFieldPolicy;
 import dev.versio.engine.runtime.KnownTree;
-import dev.versio.engine.runtime.MetadataWrites;
 import dev.versio.engine.runtime.Op;
 import dev.versio.engine.runtime.Origin;
 import dev.versio.engine.runtime.Steps;
+import dev.versio.engine.runtime.TopLevelWrites;
 import dev.versio.engine.schema.Classification;
 import dev.versio.engine.schema.Leaf;
 import java.util.ArrayList;
@@ -352,7 +352,7 @@ final class SpokeCompiler {
         new Op.ForEach(r.hubItemsPath(), r.spokeItemsPath(), outcome.hubToSpoke(), keys, json);
     var back =
         new Op.ForEach(r.spokeItemsPath(), r.hubItemsPath(), outcome.spokeToHub(), keys, json);
-    if (keys.isEmpty() && MetadataWrites.keepsElements(forth)) {
+    if (keys.isEmpty() && TopLevelWrites.keepsElements(forth)) {
       s.diagnostics()
           .warning(
               DiagnosticCode.ELEMENTS_KEPT_BY_POSITION,

@@ -74,13 +74,59 @@ public final class Router {
     }
     var source = route(from);
     var target = route(to);
-    if (source.plan() == null) {
-      return target.plan().toSpoke(object, target.apiVersion());
+    return Between.convert(object, source.plan(), target.plan(), target.apiVersion());
+  }
+
+  /**
+   * The conversion from {@code from} to {@code to}, with both versions looked up once: a review's
+   * objects nearly always share their version, so the webhook converts each of them with one.
+   *
+   * @throws ConversionException naming the version that has no plan
+   */
+  public Between between(String from, String to) {
+    if (from.equals(to)) {
+      return new Between(null, null, null);
     }
-    if (target.plan() == null) {
-      return source.plan().toHub(object, target.apiVersion());
+    var source = route(from);
+    var target = route(to);
+    return new Between(source.plan(), target.plan(), target.apiVersion());
+  }
+
+  /**
+   * A conversion between two versions of the target, resolved: always through the hub, so at most a
+   * plan out of the source spoke ({@code toHub}) and one into the target spoke ({@code toSpoke}).
+   * Immutable; the same for every object between the two versions.
+   */
+  public static final class Between {
+    private final Plan toHub; // null when converting from the hub
+    private final Plan toSpoke; // null when converting to the hub
+    private final TextNode apiVersion; // null when both versions are the same
+
+    private Between(Plan toHub, Plan toSpoke, TextNode apiVersion) {
+      this.toHub = toHub;
+      this.toSpoke = toSpoke;
+      this.apiVersion = apiVersion;
     }
-    return target.plan().toSpoke(source.plan().toHub(object, null), target.apiVersion());
+
+    /**
+     * Converts {@code object}, never modifying it; between the same version, returns it as it is.
+     *
+     * @throws ConversionException naming the spoke, direction, rule and path of the first failure
+     */
+    public JsonNode convert(JsonNode object) {
+      return apiVersion == null ? object : convert(object, toHub, toSpoke, apiVersion);
+    }
+
+    private static JsonNode convert(
+        JsonNode object, Plan toHub, Plan toSpoke, TextNode apiVersion) {
+      if (toHub == null) {
+        return toSpoke.toSpoke(object, apiVersion);
+      }
+      if (toSpoke == null) {
+        return toHub.toHub(object, apiVersion);
+      }
+      return toSpoke.toSpoke(toHub.toHub(object, null), apiVersion);
+    }
   }
 
   /**

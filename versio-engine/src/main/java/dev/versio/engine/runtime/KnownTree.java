@@ -3,6 +3,7 @@ package dev.versio.engine.runtime;
 import dev.versio.engine.schema.Classification;
 import dev.versio.engine.schema.SchemaNode;
 import java.util.LinkedHashSet;
+import java.util.TreeMap;
 
 /**
  * The object keys the hub and the spoke schema declare, merged into one compact tree ({@link
@@ -14,6 +15,8 @@ import java.util.LinkedHashSet;
  */
 public final class KnownTree {
   /** A declared key with nothing below it to walk. */
+  private static final int[] NONE_WALKABLE = new int[0];
+
   private static final KnownTree LEAF =
       new KnownTree(NameIndex.EMPTY, new KnownTree[0], false, false);
 
@@ -21,12 +24,23 @@ public final class KnownTree {
   private final KnownTree[] children;
   private final boolean inHub;
   private final boolean inSpoke;
+  private final int[] walkable; // the children with something below them, in the order of names
 
   private KnownTree(NameIndex names, KnownTree[] children, boolean inHub, boolean inSpoke) {
     this.names = names;
     this.children = children;
     this.inHub = inHub;
     this.inSpoke = inSpoke;
+    var byName = new TreeMap<String, Integer>();
+    for (int i = 0; i < children.length; i++) {
+      if (children[i] != null && children[i].walkable()) {
+        byName.put(names.name(i), i);
+      }
+    }
+    this.walkable =
+        byName.isEmpty()
+            ? NONE_WALKABLE
+            : byName.values().stream().mapToInt(Integer::intValue).toArray();
   }
 
   /** The tree of the hub's and a spoke's root (or element) schema. */
@@ -78,6 +92,21 @@ public final class KnownTree {
   /** Whether the spoke schema declares this node as an object with properties. */
   public boolean inSpoke() {
     return inSpoke;
+  }
+
+  /** How many children have something below them to walk ({@link #walkable()}). */
+  public int walkableCount() {
+    return walkable.length;
+  }
+
+  /** The name of walkable child {@code i}, in the order of the names (interned). */
+  public String walkableName(int i) {
+    return names.name(walkable[i]);
+  }
+
+  /** Walkable child {@code i}. */
+  public KnownTree walkableChild(int i) {
+    return children[walkable[i]];
   }
 
   /** The child {@code name} when either schema declares it, else null. */

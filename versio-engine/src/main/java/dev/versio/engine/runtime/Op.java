@@ -579,13 +579,14 @@ public sealed interface Op
       if (!input.isObject()) {
         return;
       }
-      for (var entry : input.properties()) {
-        if (!entry.getValue().isObject()) {
-          continue; // apiVersion, kind: nothing to walk, so no lookup either
-        }
-        var child = known.child(entry.getKey());
-        if (child != null && child.walkable()) {
-          walk(entry.getValue(), child, output, entry.getKey());
+      // only the declared objects with properties are walked here (spec, status): asking the
+      // input for each costs a lookup apiece, where going over its keys would look every one up
+      // (apiVersion, kind, metadata); they are walked in the order of their names
+      for (int i = 0; i < known.walkableCount(); i++) {
+        var name = known.walkableName(i);
+        var value = input.get(name);
+        if (value != null && value.isObject()) {
+          walk(value, known.walkableChild(i), output, name);
         }
       }
     }

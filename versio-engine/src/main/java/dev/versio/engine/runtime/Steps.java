@@ -11,9 +11,16 @@ import java.util.Objects;
  *
  * @param direction {@code hub->spoke} or {@code spoke->hub}
  * @param writesMetadata whether any op writes below the top-level {@code metadata} (see {@link
- *     MetadataWrites}); when none does, a conversion shares the input's metadata instead of copying
+ *     TopLevelWrites}); when none does, a conversion shares the input's metadata instead of copying
+ * @param writesApiVersion whether any op writes the top-level {@code apiVersion}; only then does a
+ *     conversion set the converted object's {@code apiVersion} again after the ops
  */
-public record Steps(String direction, List<Op> ops, List<Origin> origins, boolean writesMetadata) {
+public record Steps(
+    String direction,
+    List<Op> ops,
+    List<Origin> origins,
+    boolean writesMetadata,
+    boolean writesApiVersion) {
   public Steps {
     Objects.requireNonNull(direction, "direction");
     ops = List.copyOf(ops);
@@ -21,15 +28,21 @@ public record Steps(String direction, List<Op> ops, List<Origin> origins, boolea
     if (ops.size() != origins.size()) {
       throw new IllegalArgumentException("every op needs an origin");
     }
-    if (writesMetadata != MetadataWrites.any(ops)) {
+    if (writesMetadata != TopLevelWrites.metadata(ops)) {
       throw new IllegalArgumentException(
           "writesMetadata must be " + !writesMetadata + " for these ops");
     }
+    if (writesApiVersion != TopLevelWrites.apiVersion(ops)) {
+      throw new IllegalArgumentException(
+          "writesApiVersion must be " + !writesApiVersion + " for these ops");
+    }
   }
 
-  /** Steps whose {@link #writesMetadata()} is derived from {@code ops}. */
+  /**
+   * Steps whose {@link #writesMetadata()} and {@link #writesApiVersion()} derive from {@code ops}.
+   */
   public Steps(String direction, List<Op> ops, List<Origin> origins) {
-    this(direction, ops, origins, MetadataWrites.any(ops));
+    this(direction, ops, origins, TopLevelWrites.metadata(ops), TopLevelWrites.apiVersion(ops));
   }
 
   /** Runs every op over {@code input}, writing into {@code output}. */

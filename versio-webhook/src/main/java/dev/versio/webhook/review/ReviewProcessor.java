@@ -14,6 +14,7 @@ import dev.versio.engine.runtime.ConversionException;
 import dev.versio.webhook.registry.Registry;
 import dev.versio.webhook.registry.RegistryEntry;
 import java.io.IOException;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -36,6 +37,7 @@ public final class ReviewProcessor {
 
   private final ObjectMapper json;
   private final Registry registry;
+  // null: the router's own, with the review's two versions looked up once for all its objects
   private final ObjectConversion conversion;
 
   /** How one object is converted with its target's router. */
@@ -45,7 +47,7 @@ public final class ReviewProcessor {
   }
 
   public ReviewProcessor(Registry registry) {
-    this(registry, Router::convert);
+    this(registry, DEFAULT_MAX_BODY_BYTES);
   }
 
   /**
@@ -54,12 +56,12 @@ public final class ReviewProcessor {
    * dense with tiny values cannot become a tree many times its size.
    */
   public ReviewProcessor(Registry registry, long maxBodyBytes) {
-    this(registry, Router::convert, maxBodyBytes);
+    this(registry, null, maxBodyBytes);
   }
 
   /** With another conversion step than the router's own (tests make it fail). */
   public ReviewProcessor(Registry registry, ObjectConversion conversion) {
-    this(registry, conversion, DEFAULT_MAX_BODY_BYTES);
+    this(registry, Objects.requireNonNull(conversion, "conversion"), DEFAULT_MAX_BODY_BYTES);
   }
 
   private static final long DEFAULT_MAX_BODY_BYTES = 64L * 1024 * 1024;
@@ -183,6 +185,7 @@ public final class ReviewProcessor {
     var converted = EngineJson.nodes().arrayNode(objects.size());
     String from = null;
     String seenApiVersion = null; // objects of one review nearly always share their apiVersion
+    Router.Between between = null; // from -> to, looked up again only when from changes
     var desiredGroup = groupOf(desired);
     var desiredNode = TextNode.valueOf(desired);
     for (var object : objects) {
@@ -203,6 +206,7 @@ public final class ReviewProcessor {
       if (!objectApiVersion.equals(seenApiVersion)) {
         from = versionOf(objectApiVersion);
         seenApiVersion = objectApiVersion;
+        between = null;
       }
       if (!inGroup(objectApiVersion, desiredGroup)) {
         return failure(
@@ -242,7 +246,15 @@ public final class ReviewProcessor {
         }
       }
       try {
-        var result = conversion.convert(router, object, from, to);
+        JsonNode result;
+        if (conversion != null) {
+          result = conversion.convert(router, object, from, to);
+        } else {
+          if (between == null) {
+            between = router.between(from, to); // an unknown version fails here, as a conversion
+          }
+          result = between.convert(object);
+        }
         // the review's objects are this request's own parse: an unconverted one (same version) is
         // answered as it is, and a converted one may share its metadata node
         var out = (ObjectNode) result;
