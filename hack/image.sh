@@ -92,6 +92,7 @@ write_java_args() {
     echo "--sun-misc-unsafe-memory-access=allow"
     echo "--enable-native-access=ALL-UNNAMED"
     echo "-XX:+ExitOnOutOfMemoryError"
+    echo "-XX:TrimNativeHeapInterval=1000"
     echo "-Xlog:disable"
     echo "-Xlog:all=warning,aot*=off,cds*=off:stderr"
     [ -f "$work/opt/app/lib/versio.aot" ] && echo "-XX:AOTCache=/opt/versio/lib/versio.aot"

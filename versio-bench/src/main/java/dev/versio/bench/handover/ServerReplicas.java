@@ -16,6 +16,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The replicas of one ConversionWebhookServer in URL mode: each a {@code versio webhook-server}
@@ -186,18 +189,26 @@ public final class ServerReplicas implements AutoCloseable {
 
   /** Each replica's {@code /metrics} now, in replica order; empty for one that did not answer. */
   public List<String> scrapes() {
-    var http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    // HTTP/1.1, as Prometheus scrapes: the JDK client's default (HTTP/2 over cleartext, by an
+    // upgrade) once waited for minutes on a body the replica had sent; and the whole exchange is
+    // bounded, since a request's timeout covers only the wait for the response's headers
+    var http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2))
+            .build();
     var out = new ArrayList<String>();
     for (var replica : replicas) {
       try {
         out.add(
-            http.send(
+            http.sendAsync(
                     HttpRequest.newBuilder(opsUri(replica, "/metrics"))
                         .timeout(Duration.ofSeconds(5))
                         .build(),
                     HttpResponse.BodyHandlers.ofString())
+                .get(10, TimeUnit.SECONDS)
                 .body());
-      } catch (IOException e) {
+      } catch (ExecutionException | TimeoutException e) {
         out.add("");
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();

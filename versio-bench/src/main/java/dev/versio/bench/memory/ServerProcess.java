@@ -26,12 +26,13 @@ import java.util.OptionalLong;
 final class ServerProcess implements AutoCloseable {
   /**
    * The JVM flags of the product launcher ({@code hack/dist/versio}; {@code bin/versio} has the
-   * first two), without {@code -Dversio.home} and the AOT cache, which only the download has.
+   * first three), without {@code -Dversio.home} and the AOT cache, which only the download has.
    */
   static final List<String> LAUNCHER_FLAGS =
       List.of(
           "--sun-misc-unsafe-memory-access=allow",
           "--enable-native-access=ALL-UNNAMED",
+          "-XX:TrimNativeHeapInterval=1000",
           "-Xlog:disable",
           "-Xlog:all=warning,aot*=off,cds*=off:stderr");
 
