@@ -74,6 +74,7 @@ public final class Router {
     }
     var source = route(from);
     var target = route(to);
+    // between(from, to).convert(object), without a Between for one object
     return Between.convert(object, source.plan(), target.plan(), target.apiVersion());
   }
 

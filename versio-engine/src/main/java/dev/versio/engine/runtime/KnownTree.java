@@ -14,9 +14,9 @@ import java.util.TreeMap;
  * both directions.
  */
 public final class KnownTree {
-  /** A declared key with nothing below it to walk. */
   private static final int[] NONE_WALKABLE = new int[0];
 
+  /** A declared key with nothing below it to walk. */
   private static final KnownTree LEAF =
       new KnownTree(NameIndex.EMPTY, new KnownTree[0], false, false);
 
@@ -33,7 +33,7 @@ public final class KnownTree {
     this.inSpoke = inSpoke;
     var byName = new TreeMap<String, Integer>();
     for (int i = 0; i < children.length; i++) {
-      if (children[i] != null && children[i].walkable()) {
+      if (children[i].walkable()) {
         byName.put(names.name(i), i);
       }
     }
