@@ -44,7 +44,7 @@ trap cleanup EXIT
 # name | helm arguments
 value_sets=(
   "defaults|"
-  "everything-on|--set metrics.serviceMonitor.enabled=true --set metrics.prometheusRule.enabled=true --set metrics.dashboards.enabled=true --set networkPolicy.enabled=true --set networkPolicy.webhookFrom[0].ipBlock.cidr=10.0.0.10/32 --set defaultServer.autoscaling.enabled=true --set webhookServerNamespaces={team-a} --set webhookServerImageRepositories={ghcr.io/acme/} --set webhookServerServiceAccounts={team-a/reader} --set targetGroups={*.example.com} --set allowUrlMode=true --set operator.replicas=3"
+  "everything-on|--set metrics.serviceMonitor.enabled=true --set metrics.prometheusRule.enabled=true --set metrics.dashboards.enabled=true --set networkPolicy.enabled=true --set networkPolicy.webhookFrom[0].ipBlock.cidr=10.0.0.10/32 --set serviceFront=true --set defaultServer.autoscaling.enabled=true --set webhookServerNamespaces={team-a} --set webhookServerImageRepositories={ghcr.io/acme/} --set webhookServerServiceAccounts={team-a/reader} --set targetGroups={*.example.com} --set allowUrlMode=true --set operator.replicas=3"
   "minimum|--set crds.install=false --set admission.enabled=false --set defaultServer.enabled=false --set operator.replicas=1 --set operator.xrdSupport=false --set configAuthorRole.enabled=false"
   "kubernetes-1.20|--kube-version 1.20.2"
 )
@@ -63,6 +63,10 @@ for set in "${value_sets[@]}"; do
   kinds=$(grep -c '^kind:' "$tmp/$name.yaml")
   log "helm template $name: $kinds objects"
 done
+# behind the shared front the replicas forward to each other: a policy that admits only the
+# control plane must also admit them
+grep -A30 '^  name: versio-operator-webhook-servers$' "$tmp/everything-on.yaml" | grep -q 'versio.dev/front: "true"' ||
+  fail "with serviceFront and networkPolicy.webhookFrom the webhook servers' policy must admit the replicas behind the front"
 grep -q '^apiVersion: policy/v1beta1' "$tmp/kubernetes-1.20.yaml" ||
   fail "on Kubernetes 1.20 the operator's PodDisruptionBudget must be policy/v1beta1"
 grep -q '^apiVersion: policy/v1$' "$tmp/defaults.yaml" ||

@@ -7,7 +7,7 @@
 #   hack/moves-under-load.sh --duration 0s --no-handover-gate     # negative control: gate bypassed
 #   hack/moves-under-load.sh --duration 0s --drain 0s             # negative control: no drain
 #   hack/moves-under-load.sh --duration 0s --per-server-endpoints # no shared front: moves write CRDs
-#   hack/moves-under-load.sh forwarding-latency [REVIEWS [ROUNDS [JVM-FLAGS...]]] # the forwarding hop alone
+#   hack/moves-under-load.sh forwarding-latency [REVIEWS [ROUNDS [WARM-UP [JVM-FLAGS...]]]] # the hop alone
 #                                  # (replicas with the chart's flags unless JVM-FLAGS are given)
 #   hack/moves-under-load.sh replica-capacity [SECONDS [ROUNDS [CONNECTIONS [RATES [COMPARISON]]]]]
 #                                  # one replica's reviews/s at p99 <= 5 ms: event-loops (1 vs 1 per core) or c1-only

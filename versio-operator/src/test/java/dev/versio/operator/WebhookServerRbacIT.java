@@ -9,9 +9,11 @@ import dev.versio.operator.server.children.WebhookServerChildren;
 import dev.versio.testkit.ControlPlane;
 import dev.versio.testkit.Crds;
 import dev.versio.testkit.KubeApiServerTest;
+import dev.versio.testkit.process.LoopbackPorts;
 import dev.versio.testkit.stories.ExampleStory;
 import dev.versio.webhook.WebhookServer;
 import dev.versio.webhook.WebhookServerOptions;
+import dev.versio.webhook.forward.Forwarding;
 import dev.versio.webhook.served.ReplicaIdentity;
 import dev.versio.webhook.served.ServedTargetsPublication;
 import dev.versio.webhook.tracing.ReviewTracing;
@@ -49,6 +51,25 @@ class WebhookServerRbacIT {
       unit = java.util.concurrent.TimeUnit.MINUTES) // a missing rule stalls the sync
   void aReplicaDoesItsJobWithTheChartsReaderRoleAndItsLeaseRoleOnly(
       KubernetesClient admin, ControlPlane controlPlane, @TempDir Path certDir) throws Exception {
+    replicaDoesItsJob(admin, controlPlane, certDir, false);
+  }
+
+  /**
+   * Behind the shared front a replica also reads its peers' Leases (who holds what, at which
+   * address) and publishes its own address: the lease Role the operator creates for a server behind
+   * the front grants that, and nothing more is needed.
+   */
+  @Test
+  @Timeout(value = 3, unit = java.util.concurrent.TimeUnit.MINUTES)
+  void aReplicaBehindTheFrontFollowsItsPeersWithTheChartsReaderRoleAndItsLeaseRoleOnly(
+      KubernetesClient admin, ControlPlane controlPlane, @TempDir Path certDir) throws Exception {
+    replicaDoesItsJob(admin, controlPlane, certDir, true);
+  }
+
+  private static void replicaDoesItsJob(
+      KubernetesClient admin, ControlPlane controlPlane, Path certDir, boolean front)
+      throws Exception {
+    var server = front ? "rbac-front" : "rbac-ws";
     OperatorFixture.installVersioCrds(admin);
     admin
         .namespaces()
@@ -74,8 +95,8 @@ class WebhookServerRbacIT {
                 .build())
         .serverSideApply();
     var children =
-        new WebhookServerChildren(ChildApis.from(java.util.Set.of()), "img")
-            .of(OperatorFixture.serviceModeServer("rbac-ws", NAMESPACE), NAMESPACE);
+        new WebhookServerChildren(ChildApis.from(java.util.Set.of()), "img", front)
+            .of(OperatorFixture.serviceModeServer(server, NAMESPACE), NAMESPACE);
     var leaseRole = children.leaseRole();
     leaseRole.getMetadata().setOwnerReferences(List.of());
     admin.resource(leaseRole).serverSideApply();
@@ -85,19 +106,26 @@ class WebhookServerRbacIT {
     admin.resource(leaseBinding).serverSideApply();
 
     var caBundle = OperatorFixture.writeCertificate(certDir);
-    var crd = OperatorFixture.widgetCrd("replica-rbac.example.test", "widgets", "Widget");
+    var crd = OperatorFixture.widgetCrd(server + ".example.test", "widgets", "Widget");
     admin.resource(crd).serverSideApply();
     var target = crd.getMetadata().getName();
     Crds.awaitEstablished(admin, target);
-    admin.resource(OperatorFixture.urlServer("rbac-ws", "https://127.0.0.1:1", caBundle)).create();
-    admin.resource(OperatorFixture.renameConfig("widgets", target, "rbac-ws")).create();
+    admin.resource(OperatorFixture.urlServer(server, "https://127.0.0.1:1", caBundle)).create();
+    admin.resource(OperatorFixture.renameConfig(server, target, server)).create();
+    int port = LoopbackPorts.free();
+    Forwarding forwarding = null;
+    if (front) {
+      var peerCa = certDir.resolve("ca.crt");
+      Files.write(peerCa, java.util.Base64.getDecoder().decode(caBundle));
+      forwarding = new Forwarding("127.0.0.1:" + port, peerCa, Forwarding.DEFAULT_TIMEOUT);
+    }
 
     var options =
         new WebhookServerOptions(
-            "rbac-ws",
+            server,
             certDir,
             "127.0.0.1",
-            0,
+            port,
             0,
             Duration.ofSeconds(5),
             WebhookServerOptions.DEFAULT_MAX_BODY_BYTES,
@@ -114,12 +142,21 @@ class WebhookServerRbacIT {
               Clock.systemUTC(),
               ReviewTracing.off(),
               new ServedTargetsPublication(
-                  new ReplicaIdentity("rbac-ws-0", "uid-0", NAMESPACE), Duration.ofSeconds(1)));
+                  new ReplicaIdentity(server + "-0", "uid-0", NAMESPACE), Duration.ofSeconds(1)),
+              forwarding);
       try {
         assertThat(replica.ready()).isTrue();
         await()
             .atMost(Duration.ofSeconds(30))
             .until(() -> servedTargets(admin), served -> served.contains(target));
+        if (front) {
+          assertThat(admin.leases().inNamespace(NAMESPACE).list().getItems())
+              .singleElement()
+              .satisfies(
+                  l ->
+                      assertThat(l.getMetadata().getAnnotations())
+                          .containsEntry(ServedTargetsCodec.PEER_ADDRESS, "127.0.0.1:" + port));
+        }
       } finally {
         replica.close();
       }

@@ -329,11 +329,21 @@ public final class ControlPlane implements AutoCloseable {
    * cluster, e.g. to make changes while clients of the first one are cut off. The caller closes it.
    */
   public synchronized SecondApiServer startSecondApiServer() {
+    return startSecondApiServer(List.of());
+  }
+
+  /**
+   * As {@link #startSecondApiServer()}, with {@code flags} added to the first one's command line:
+   * an apiserver configured differently on the same cluster, e.g. {@code
+   * --enable-aggregator-routing=true} to resolve a webhook's Service through its Endpoints.
+   */
+  public synchronized SecondApiServer startSecondApiServer(List<String> flags) {
     int port = LoopbackPorts.free();
-    var command =
-        apiServerCommand.stream()
-            .map(a -> a.startsWith("--secure-port=") ? "--secure-port=" + port : a)
-            .toList();
+    var command = new ArrayList<String>();
+    for (var a : apiServerCommand) {
+      command.add(a.startsWith("--secure-port=") ? "--secure-port=" + port : a);
+    }
+    command.addAll(flags);
     var second = URI.create("https://127.0.0.1:" + port);
     try {
       var process =
