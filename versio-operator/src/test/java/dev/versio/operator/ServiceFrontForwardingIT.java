@@ -36,6 +36,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -328,6 +329,99 @@ class ServiceFrontForwardingIT {
               .isGreaterThan(local);
           assertThat(closed.get()).as("the watch at v1 ended").isNull();
         }
+      }
+    }
+  }
+
+  /**
+   * The apiserver calls a webhook Service through one client per target, each dialling its own
+   * connection to a ready endpoint picked at random: the targets spread over the front's replicas
+   * (what the front's load spreading, and the stall a frozen replica causes, rest on). With 16
+   * targets all on one of two replicas by chance once in 30,000 runs.
+   */
+  @Test
+  void theApiserverSpreadsTheTargetsOverTheFrontsReplicas(
+      KubernetesClient client, ControlPlane controlPlane, KubeTestScope scope, @TempDir Path work)
+      throws Exception {
+    var host = hostAddress();
+    Assumptions.assumeTrue(
+        host != null, "no IPv4 address outside loopback to put in the front's Endpoints");
+    OperatorFixture.installVersioCrds(client);
+    var namespace = scope.namespace();
+    var alpha = scope.name("alpha");
+    var beta = scope.name("beta");
+    var options = OperatorFixture.options().toBuilder().serviceFront(true).build();
+    try (var operator = OperatorFixture.start(client, options, Clock.systemUTC());
+        var routing =
+            controlPlane.startSecondApiServer(List.of("--enable-aggregator-routing=true"));
+        var viaEndpoints = routing.adminClient()) {
+      for (var server : List.of(alpha, beta)) {
+        client.resource(OperatorFixture.serviceModeServer(server, namespace)).create();
+        var child = WebhookServerChildren.childName(server);
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () ->
+                    client.apps().deployments().inNamespace(namespace).withName(child).get()
+                        != null);
+        OperatorFixture.writeDeploymentStatusAsTheControllerWould(client, namespace, child, 1);
+      }
+      var groups = new ArrayList<String>();
+      for (int i = 0; i < 16; i++) { // every one converted by alpha
+        var group = "t" + i + "." + scope.apiGroup();
+        var crd = OperatorFixture.widgetCrd(group, "widgets", "Widget");
+        client.resource(crd).serverSideApply();
+        Crds.awaitEstablished(client, crd.getMetadata().getName());
+        client
+            .resource(
+                OperatorFixture.renameConfig(
+                    scope.name("spread" + i), crd.getMetadata().getName(), alpha))
+            .create();
+        groups.add(group);
+      }
+      try (var alpha0 =
+              startReplica(
+                  client,
+                  namespace,
+                  alpha,
+                  host,
+                  mountTlsSecret(client, namespace, alpha, work.resolve(alpha)));
+          var beta0 =
+              startReplica(
+                  client,
+                  namespace,
+                  beta,
+                  host,
+                  mountTlsSecret(client, namespace, beta, work.resolve(beta)))) {
+        writeEndpointsAsTheControllerWould(
+            client, namespace, WebhookServerChildren.childName(alpha), host, List.of(alpha0));
+        writeEndpointsAsTheControllerWould(
+            client, namespace, WebhookServerChildren.childName(beta), host, List.of(beta0));
+        for (int i = 0; i < groups.size(); i++) {
+          awaitConfig(client, scope.name("spread" + i), phase("Applied"));
+        }
+        writeEndpointsAsTheControllerWould(
+            client, namespace, WebhookServerChildren.FRONT_SERVICE, host, List.of(alpha0, beta0));
+        for (var group : groups) {
+          viaEndpoints
+              .genericKubernetesResources(OperatorFixture.widgets(group, "v2"))
+              .inNamespace(namespace)
+              .resource(widget(group, "spread", 2))
+              .create();
+          var v1 = viaEndpoints.genericKubernetesResources(OperatorFixture.widgets(group, "v1"));
+          var read =
+              await()
+                  .atMost(Duration.ofSeconds(30))
+                  .ignoreExceptions()
+                  .until(() -> v1.inNamespace(namespace).withName("spread").get(), r -> r != null);
+          assertThat(read.getAdditionalProperties().get("spec")).isEqualTo(Map.of("size", 2));
+        }
+        // alpha holds every target: what reached it from the apiserver it answered itself, what
+        // reached beta it passed on
+        assertThat(alpha0.routed("local")).as("reviews the apiserver sent to alpha-0").isPositive();
+        assertThat(beta0.routed("forwarded"))
+            .as("reviews the apiserver sent to beta-0")
+            .isPositive();
       }
     }
   }
