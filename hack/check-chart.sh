@@ -45,7 +45,7 @@ trap cleanup EXIT
 value_sets=(
   "defaults|"
   "everything-on|--set metrics.serviceMonitor.enabled=true --set metrics.prometheusRule.enabled=true --set metrics.dashboards.enabled=true --set networkPolicy.enabled=true --set networkPolicy.webhookFrom[0].ipBlock.cidr=10.0.0.10/32 --set serviceFront=true --set defaultServer.autoscaling.enabled=true --set webhookServerNamespaces={team-a} --set webhookServerImageRepositories={ghcr.io/acme/} --set webhookServerServiceAccounts={team-a/reader} --set targetGroups={*.example.com} --set allowUrlMode=true --set operator.replicas=3"
-  "minimum|--set crds.install=false --set admission.enabled=false --set defaultServer.enabled=false --set operator.replicas=1 --set operator.xrdSupport=false --set configAuthorRole.enabled=false"
+  "minimum|--set crds.install=false --set admission.enabled=false --set defaultServer.enabled=false --set operator.replicas=1 --set operator.xrdSupport=false --set configAuthorRole.enabled=false --set serviceFront=false"
   "kubernetes-1.20|--kube-version 1.20.2"
 )
 
@@ -64,9 +64,12 @@ for set in "${value_sets[@]}"; do
   log "helm template $name: $kinds objects"
 done
 # behind the shared front the replicas forward to each other: a policy that admits only the
-# control plane must also admit them
+# control plane must also admit them (everything-on), and the operator runs with the front unless
+# it is turned off (minimum)
 grep -A30 '^  name: versio-operator-webhook-servers$' "$tmp/everything-on.yaml" | grep -q 'versio.dev/front: "true"' ||
   fail "with serviceFront and networkPolicy.webhookFrom the webhook servers' policy must admit the replicas behind the front"
+grep -q -- '--service-front' "$tmp/defaults.yaml" || fail "by default the operator must run with --service-front"
+! grep -q -- '--service-front' "$tmp/minimum.yaml" || fail "with serviceFront=false the operator must run without --service-front"
 grep -q '^apiVersion: policy/v1beta1' "$tmp/kubernetes-1.20.yaml" ||
   fail "on Kubernetes 1.20 the operator's PodDisruptionBudget must be policy/v1beta1"
 grep -q '^apiVersion: policy/v1$' "$tmp/defaults.yaml" ||

@@ -70,6 +70,9 @@ class WebhookServerRbacIT {
       KubernetesClient admin, ControlPlane controlPlane, Path certDir, boolean front)
       throws Exception {
     var server = front ? "rbac-front" : "rbac-ws";
+    // a user per variant: the two share this apiserver, and one's lease Role must not help the
+    // other
+    var userName = USER + "-" + server;
     OperatorFixture.installVersioCrds(admin);
     admin
         .namespaces()
@@ -79,7 +82,7 @@ class WebhookServerRbacIT {
     Subject user =
         new SubjectBuilder()
             .withKind("User")
-            .withName(USER)
+            .withName(userName)
             .withApiGroup("rbac.authorization.k8s.io")
             .build();
     var reader = chartClusterRole(admin, "versio-webhook-server");
@@ -88,7 +91,7 @@ class WebhookServerRbacIT {
         .resource(
             new ClusterRoleBindingBuilder()
                 .withNewMetadata()
-                .withName("versio-webhook-server-under-test")
+                .withName("versio-webhook-server-under-test-" + server)
                 .endMetadata()
                 .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "versio-webhook-server")
                 .withSubjects(user)
@@ -112,7 +115,7 @@ class WebhookServerRbacIT {
     Crds.awaitEstablished(admin, target);
     admin.resource(OperatorFixture.urlServer(server, "https://127.0.0.1:1", caBundle)).create();
     admin.resource(OperatorFixture.renameConfig(server, target, server)).create();
-    int port = LoopbackPorts.free();
+    int port = front ? LoopbackPorts.free() : 0;
     Forwarding forwarding = null;
     if (front) {
       var peerCa = certDir.resolve("ca.crt");
@@ -134,7 +137,7 @@ class WebhookServerRbacIT {
             Duration.ofMillis(500),
             false,
             false);
-    try (var restricted = controlPlane.clientAs(USER)) {
+    try (var restricted = controlPlane.clientAs(userName)) {
       var replica =
           WebhookServer.start(
               restricted,
