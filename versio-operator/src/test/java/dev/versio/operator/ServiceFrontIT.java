@@ -186,7 +186,7 @@ class ServiceFrontIT {
   }
 
   @Test
-  void aTargetAtItsServersOwnServiceMovesOntoTheFrontOnceThroughTheGateWhenTheFrontIsTurnedOn(
+  void aTargetMovesOntoTheFrontOnceThroughTheGateWhenTheFrontIsTurnedOnAndBackOnceWhenTurnedOff(
       KubernetesClient client, KubeTestScope scope) throws Exception {
     OperatorFixture.installVersioCrds(client);
     var namespace = scope.namespace();
@@ -271,6 +271,64 @@ class ServiceFrontIT {
       assertThat(OperatorFixture.crdGeneration(client, target))
           .as("one write onto the front")
           .isEqualTo(before + 1);
+    }
+    // turned off again (serviceFront: false, or a rollback): the target names alpha's own Service
+    // once more, with one write; alpha's pods leave the front and its replicas' lease Role loses
+    // list and watch; the front Service stays, owned by alpha, until alpha goes
+    try (var operator =
+        OperatorFixture.start(client, OperatorFixture.options(), Clock.systemUTC())) {
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  WebhookServerChildren.childName(alpha)
+                      .equals(
+                          OperatorFixture.conversionOf(client, target)
+                              .getWebhook()
+                              .getClientConfig()
+                              .getService()
+                              .getName()));
+      var back = awaitConfig(client, config, phase("Applied"));
+      assertThat(back.getStatus().servedBy).isEqualTo(alpha);
+      assertThat(OperatorFixture.crdGeneration(client, target))
+          .as("one write off the front")
+          .isEqualTo(before + 2);
+      var child = WebhookServerChildren.childName(alpha);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () -> {
+                assertThat(
+                        client
+                            .apps()
+                            .deployments()
+                            .inNamespace(namespace)
+                            .withName(child)
+                            .get()
+                            .getSpec()
+                            .getTemplate()
+                            .getMetadata()
+                            .getLabels())
+                    .doesNotContainKey(WebhookServerChildren.FRONT_LABEL);
+                assertThat(
+                        client
+                            .rbac()
+                            .roles()
+                            .inNamespace(namespace)
+                            .withName(child + "-leases")
+                            .get()
+                            .getRules()
+                            .getFirst()
+                            .getVerbs())
+                    .doesNotContain("list", "watch");
+              });
+      assertThat(
+              client
+                  .services()
+                  .inNamespace(namespace)
+                  .withName(WebhookServerChildren.FRONT_SERVICE)
+                  .get())
+          .isNotNull();
     }
   }
 }
