@@ -252,6 +252,26 @@ final class OperatorFixture {
     return crd(client, crd).getMetadata().getGeneration();
   }
 
+  /**
+   * The TLS Secret the operator issues for the Service-mode server {@code server} (the one its pods
+   * mount), once it holds the pair and the CA.
+   */
+  static io.fabric8.kubernetes.api.model.Secret awaitServerTlsSecret(
+      KubernetesClient client, String namespace, String server) {
+    return org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                client
+                    .secrets()
+                    .inNamespace(namespace)
+                    .withName(
+                        dev.versio.operator.server.children.WebhookServerChildren.childName(server)
+                            + "-tls")
+                    .get(),
+            s -> s != null && s.getData() != null && s.getData().containsKey("ca.crt"));
+  }
+
   /** A ConversionWebhookServer in Service mode whose children live in {@code namespace}. */
   static ConversionWebhookServer serviceModeServer(String name, String namespace) {
     var server = new ConversionWebhookServer();

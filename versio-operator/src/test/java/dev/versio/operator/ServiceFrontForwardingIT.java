@@ -119,17 +119,7 @@ class ServiceFrontForwardingIT {
   /** The files of the TLS Secret the operator issued for {@code server}, as its pods mount them. */
   private static Path mountTlsSecret(
       KubernetesClient client, String namespace, String server, Path dir) throws IOException {
-    var secret =
-        await()
-            .atMost(Duration.ofSeconds(30))
-            .until(
-                () ->
-                    client
-                        .secrets()
-                        .inNamespace(namespace)
-                        .withName(WebhookServerChildren.childName(server) + "-tls")
-                        .get(),
-                s -> s != null && s.getData() != null && s.getData().containsKey("ca.crt"));
+    var secret = OperatorFixture.awaitServerTlsSecret(client, namespace, server);
     Files.createDirectories(dir);
     for (var entry : secret.getData().entrySet()) {
       Files.write(dir.resolve(entry.getKey()), Base64.getDecoder().decode(entry.getValue()));

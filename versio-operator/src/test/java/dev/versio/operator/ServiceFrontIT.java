@@ -116,17 +116,7 @@ class ServiceFrontIT {
       assertThat(deployment.getSpec().getTemplate().getSpec().getContainers().getFirst().getArgs())
           .contains("--forward-reviews");
       // the serving certificate also names the front, which the apiserver calls
-      var secret =
-          await()
-              .atMost(Duration.ofSeconds(30))
-              .until(
-                  () ->
-                      client
-                          .secrets()
-                          .inNamespace(namespace)
-                          .withName(WebhookServerChildren.childName(alpha) + "-tls")
-                          .get(),
-                  s -> s != null && s.getData() != null);
+      var secret = OperatorFixture.awaitServerTlsSecret(client, namespace, alpha);
       assertThat(
               TlsMaterial.fromSecretData(secret.getData())
                   .problem(
